@@ -1,0 +1,203 @@
+// tsoreach: the command-line front end. The only place that prints and that
+// chooses exit codes; the libraries return results or throw typed errors.
+
+#include "report.hpp"
+#include "tsoreach/lang/parser.hpp"
+#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/validate.hpp"
+#include "tsoreach/reach/engine.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace {
+
+using namespace tsoreach;
+
+// Exit codes (also in --help and README.md).
+constexpr int exitHolds = 0;      // unreachable / robust
+constexpr int exitInternal = 1;   // a bug in tsoreach
+constexpr int exitInput = 2;      // usage or input error
+constexpr int exitUnknown = 3;    // a bound, limit or timeout stopped the search
+constexpr int exitViolated = 10;  // reachable / not robust
+
+constexpr const char* exitCodeHelp = R"(Exit codes:
+  0   the property holds (goal unreachable)
+  10  the property is violated (goal reachable; a checked trace is printed)
+  3   unknown: a limit (--max-states, --timeout, --max-memory) stopped the search
+  2   usage or input error (FILE:LINE:COL: error: ...)
+  1   internal error (a bug: please report it with the input file))";
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ReachArgs {
+    std::string file;
+    std::string model = "sc";
+    std::string engine;
+    std::vector<std::string> goals;
+    bool json = false;
+    bool stats = false;
+    std::string search = "dfs";
+    std::uint64_t maxStates = 0;
+    double timeout = 0;
+    std::uint64_t maxMemory = 0;
+};
+
+// What the internal-error message names, filled in as the run proceeds.
+struct Context {
+    std::string command;
+    std::string file;
+    std::string model;
+    std::string engine;
+};
+
+int runReach(const ReachArgs& a, Context& ctx) {
+    ctx.model = a.model;
+    Program program = parseProgramFile(a.file);
+    reach::MemoryModel model = *reach::memoryModelFromName(a.model);
+    std::unique_ptr<reach::Engine> engine;
+    try {
+        engine = reach::makeEngine(a.engine, model);
+    } catch (const reach::EngineUnavailable& e) {
+        throw UsageError(e.what());
+    }
+    ctx.engine = std::string(engine->name());
+
+    std::optional<Goal> goal;
+    if (!a.goals.empty()) {
+        std::string spec;
+        for (const std::string& g : a.goals) {
+            spec += (spec.empty() ? "" : ",") + g;
+        }
+        try {
+            goal = parseGoalSpec(program, spec);
+        } catch (const GoalSpecError& e) {
+            throw UsageError(e.what());
+        }
+    } else {
+        goal = defaultGoal(program);
+        if (!goal) {
+            throw InputError(a.file, {},
+                             "no thread declares a 'final' state, so the program has no goal; "
+                             "name one with --goal THREAD=STATE");
+        }
+    }
+    for (const Warning& w : checkGoal(program, *goal)) {
+        std::cerr << a.file << ':' << w.pos.line << ':' << w.pos.col << ": warning: " << w.message
+                  << '\n';
+    }
+
+    cli::RunInfo info;
+    info.command = "reach";
+    info.file = a.file;
+    info.model = model;
+    info.engine = ctx.engine;
+    info.options.search = *reach::searchOrderFromName(a.search);
+    info.options.maxStates = a.maxStates;
+    info.options.timeoutSeconds = a.timeout;
+    info.options.maxMemoryMb = a.maxMemory;
+
+    reach::Result result = reach::runChecked(*engine, program, *goal, info.options);
+    std::cout << (a.json ? cli::jsonReport(program, *goal, info, result)
+                         : cli::textReport(program, *goal, info, result, a.stats));
+    std::cout.flush();
+    switch (result.verdict) {
+    case reach::Verdict::Reachable:
+        return exitViolated;
+    case reach::Verdict::Unreachable:
+        return exitHolds;
+    case reach::Verdict::Unknown:
+        return exitUnknown;
+    }
+    return exitInternal;
+}
+
+int run(int argc, char** argv, Context& ctx) {
+    CLI::App app{"tsoreach: can a program reach a bad state under SC, TSO or PSO?"};
+    app.set_version_flag("--version", "tsoreach " TSOREACH_VERSION);
+    app.require_subcommand(1, 1);
+    app.footer(exitCodeHelp);
+
+    ReachArgs ra;
+    CLI::App* reachCmd = app.add_subcommand("reach", "Decide whether the goal states are reachable");
+    reachCmd->footer(exitCodeHelp);
+    reachCmd->add_option("FILE", ra.file, "Program file (language of docs/language.md)")->required();
+    reachCmd->add_option("--model", ra.model, "Memory model")
+        ->check(CLI::IsMember({"sc", "tso", "pso"}))
+        ->capture_default_str();
+    reachCmd->add_option("--engine", ra.engine, "Engine (default: the best one for the model)");
+    reachCmd->add_option("--goal", ra.goals,
+                         "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
+                         "states; a thread named twice may be in either state")
+        ->delimiter(',');
+    reachCmd->add_flag("--json", ra.json, "Print one JSON object (docs/json.md)");
+    reachCmd->add_option("--search", ra.search, "Search order; bfs gives a shortest trace")
+        ->check(CLI::IsMember({"dfs", "bfs"}))
+        ->capture_default_str();
+    reachCmd->add_option("--max-states", ra.maxStates, "Stop with 'unknown' beyond N states (0: no limit)");
+    reachCmd->add_option("--timeout", ra.timeout, "Stop with 'unknown' after S seconds (0: no limit)")
+        ->check(CLI::NonNegativeNumber);
+    reachCmd->add_option("--max-memory", ra.maxMemory, "Stop with 'unknown' beyond MB of memory (0: no limit)");
+    reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
+
+    std::string printFile;
+    CLI::App* printCmd = app.add_subcommand("print", "Print the program in canonical form");
+    printCmd->add_option("FILE", printFile, "Program file")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return exitHolds;
+    } catch (const CLI::CallForAllHelp&) {
+        std::cout << app.help("", CLI::AppFormatMode::All);
+        return exitHolds;
+    } catch (const CLI::CallForVersion&) {
+        std::cout << "tsoreach " TSOREACH_VERSION "\n";
+        return exitHolds;
+    } catch (const CLI::ParseError& e) {
+        // A subcommand's --help arrives here as CallForHelp from the subcommand.
+        if (e.get_exit_code() == 0) {
+            return app.exit(e);
+        }
+        throw UsageError(e.what());
+    }
+
+    if (*reachCmd) {
+        ctx.command = "reach";
+        ctx.file = ra.file;
+        return runReach(ra, ctx);
+    }
+    ctx.command = "print";
+    ctx.file = printFile;
+    std::cout << printProgram(parseProgramFile(printFile));
+    return exitHolds;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Context ctx;
+    try {
+        return run(argc, argv, ctx);
+    } catch (const InputError& e) {
+        std::cerr << e.what() << '\n';
+        return exitInput;
+    } catch (const UsageError& e) {
+        std::cerr << "tsoreach: error: " << e.what() << "\nRun 'tsoreach --help' for usage.\n";
+        return exitInput;
+    } catch (const std::exception& e) {
+        std::cerr << "tsoreach: internal error: " << e.what() << "\n  (tsoreach " TSOREACH_VERSION
+                  << ", command '" << ctx.command << "', model '" << ctx.model << "', engine '"
+                  << ctx.engine << "', file '" << ctx.file
+                  << "')\n  This is a bug in tsoreach; please report it with the input file and "
+                     "the command line.\n";
+        return exitInternal;
+    }
+}

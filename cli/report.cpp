@@ -1,0 +1,192 @@
+#include "report.hpp"
+
+#include "tsoreach/lang/printer.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace tsoreach::cli {
+
+namespace {
+
+using reach::StepKind;
+using reach::TraceStep;
+
+std::string kindName(const Program& p, const TraceStep& s) {
+    if (s.kind == StepKind::Flush) {
+        return "flush";
+    }
+    return std::string(keyword(p.transition(s.transition).instr.kind));
+}
+
+// What a step did, e.g. "mem[1] := 1" or "r := 0".
+std::string effect(const Program& p, const TraceStep& s) {
+    auto num = [](std::optional<Value> v) { return v ? std::to_string(*v) : std::string("?"); };
+    if (s.kind == StepKind::Flush) {
+        return "mem[" + num(s.addr) + "] := " + num(s.value) + " (flushed)";
+    }
+    const Transition& tr = p.transition(s.transition);
+    const Thread& th = p.thread(s.thread);
+    switch (tr.instr.kind) {
+    case InstrKind::Read:
+        return th.regNames[tr.instr.reg.index()] + " := " + num(s.value) + " (mem[" + num(s.addr) +
+               "])";
+    case InstrKind::Write:
+        return "mem[" + num(s.addr) + "] := " + num(s.value);
+    case InstrKind::Local:
+        return th.regNames[tr.instr.reg.index()] + " := " + num(s.value);
+    case InstrKind::Check:
+        return "condition holds";
+    case InstrKind::Lock:
+        return "takes the lock";
+    case InstrKind::Unlock:
+        return "releases the lock";
+    case InstrKind::Mfence:
+    case InstrKind::Noop:
+        break;
+    }
+    return "";
+}
+
+std::string formatSeconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", s);
+    return buf;
+}
+
+std::string formatMb(double mb) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", mb);
+    return buf;
+}
+
+} // namespace
+
+std::string textReport(const Program& p, const Goal& g, const RunInfo& info,
+                       const reach::Result& r, bool withStats) {
+    std::ostringstream out;
+    out << reach::name(r.verdict);
+    if (r.verdict == reach::Verdict::Unknown) {
+        out << ": " << r.reason;
+    }
+    out << '\n';
+    if (r.trace) {
+        // Rows of cells, then pad every column to its widest cell.
+        std::vector<std::vector<std::string>> rows;
+        rows.push_back({"step", "thread", "transition", "instruction", "line", "effect"});
+        std::size_t n = 0;
+        for (const TraceStep& s : r.trace->steps) {
+            const Thread& th = p.thread(s.thread);
+            if (s.kind == StepKind::Flush) {
+                rows.push_back({std::to_string(++n), th.name, "", "flush", "", effect(p, s)});
+                continue;
+            }
+            const Transition& tr = p.transition(s.transition);
+            rows.push_back({std::to_string(++n), th.name,
+                            th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
+                            printInstruction(p, tr), std::to_string(tr.pos.line), effect(p, s)});
+        }
+        std::vector<std::size_t> width(rows[0].size(), 0);
+        for (const auto& row : rows) {
+            for (std::size_t c = 0; c < row.size(); ++c) {
+                width[c] = std::max(width[c], row[c].size());
+            }
+        }
+        for (const auto& row : rows) {
+            std::string line;
+            for (std::size_t c = 0; c < row.size(); ++c) {
+                std::string cell = row[c];
+                if (c == 0 || c == 4) { // numbers right-aligned
+                    cell.insert(0, width[c] - cell.size(), ' ');
+                } else if (c + 1 < row.size()) {
+                    cell.append(width[c] - cell.size(), ' ');
+                }
+                line += (c == 0 ? "" : "  ") + cell;
+            }
+            while (!line.empty() && line.back() == ' ') {
+                line.pop_back();
+            }
+            out << line << '\n';
+        }
+        if (r.trace->steps.empty()) {
+            out << "(the initial state satisfies the goal)\n";
+        }
+    }
+    if (withStats) {
+        out << "model:        " << reach::name(info.model) << '\n';
+        out << "engine:       " << info.engine << " (" << reach::name(info.options.search)
+            << ")\n";
+        out << "goal:         " << g.describe(p) << '\n';
+        out << "states:       " << r.stats.states << '\n';
+        out << "transitions:  " << r.stats.transitions << '\n';
+        out << "time:         " << formatSeconds(r.stats.timeSeconds) << " s\n";
+        double rate = r.stats.timeSeconds > 0
+                          ? static_cast<double>(r.stats.states) / r.stats.timeSeconds
+                          : 0;
+        out << "states/s:     " << static_cast<std::uint64_t>(rate) << '\n';
+        out << "peak memory:  " << formatMb(r.stats.peakRssMb) << " MB\n";
+    }
+    return out.str();
+}
+
+std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
+                       const reach::Result& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = info.command;
+    j["file"] = info.file;
+    j["model"] = reach::name(info.model);
+    j["engine"] = info.engine;
+    j["search"] = reach::name(info.options.search);
+    j["verdict"] = reach::name(r.verdict);
+    if (r.verdict == reach::Verdict::Unknown) {
+        j["reason"] = r.reason;
+    }
+    nlohmann::ordered_json goal = nlohmann::ordered_json::array();
+    for (ThreadId t : g.constrainedThreads()) {
+        nlohmann::ordered_json states = nlohmann::ordered_json::array();
+        for (StateId s : g.acceptedStates(t)) {
+            states.push_back(p.thread(t).stateNames[s.index()]);
+        }
+        goal.push_back({{"thread", p.thread(t).name}, {"states", states}});
+    }
+    j["goal"] = goal;
+    nlohmann::ordered_json trace = nlohmann::ordered_json::array();
+    if (r.trace) {
+        std::size_t n = 0;
+        for (const TraceStep& s : r.trace->steps) {
+            const Thread& th = p.thread(s.thread);
+            nlohmann::ordered_json step;
+            step["step"] = ++n;
+            step["thread"] = th.name;
+            step["kind"] = kindName(p, s);
+            if (s.kind == StepKind::Instruction) {
+                const Transition& tr = p.transition(s.transition);
+                step["from"] = th.stateNames[tr.from.index()];
+                step["to"] = th.stateNames[tr.to.index()];
+                step["instruction"] = printInstruction(p, tr);
+                step["line"] = tr.pos.line;
+                if (tr.instr.reg.valid()) {
+                    step["reg"] = th.regNames[tr.instr.reg.index()];
+                }
+            }
+            if (s.addr) {
+                step["addr"] = *s.addr;
+            }
+            if (s.value) {
+                step["value"] = *s.value;
+            }
+            trace.push_back(step);
+        }
+    }
+    j["trace"] = trace;
+    j["stats"] = {{"states", r.stats.states},
+                  {"transitions", r.stats.transitions},
+                  {"time_s", r.stats.timeSeconds},
+                  {"peak_rss_mb", r.stats.peakRssMb}};
+    return j.dump(2) + "\n";
+}
+
+} // namespace tsoreach::cli

@@ -1,0 +1,27 @@
+#pragma once
+// Reports of a reachability run: the text form for people and the JSON form
+// (docs/json.md) for scripts. Both are built as one string, so that nothing
+// is printed unless the whole report could be made.
+
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/engine.hpp"
+
+#include <string>
+
+namespace tsoreach::cli {
+
+struct RunInfo {
+    std::string command; // "reach"
+    std::string file;
+    reach::MemoryModel model = reach::MemoryModel::SC;
+    std::string engine;
+    reach::Options options;
+};
+
+std::string textReport(const Program& p, const Goal& g, const RunInfo& info,
+                       const reach::Result& r, bool withStats);
+std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
+                       const reach::Result& r);
+
+} // namespace tsoreach::cli

@@ -1,0 +1,49 @@
+#pragma once
+// Instructions of a transition. The kind table is the single source of the
+// keywords; the parser, printer and reports derive from it.
+
+#include "tsoreach/lang/expr.hpp"
+#include "tsoreach/lang/ids.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tsoreach {
+
+// name, keyword, operands as written
+#define TSOREACH_INSTRUCTIONS(X)                                                                   \
+    X(Read, "read")     /* read REG ADDR */                                                        \
+    X(Write, "write")   /* write VALUE ADDR */                                                     \
+    X(Local, "local")   /* local REG EXPR */                                                       \
+    X(Check, "check")   /* check EXPR */                                                           \
+    X(Mfence, "mfence") /* mfence */                                                           \
+    X(Noop, "noop")     /* noop */                                                             \
+    X(Lock, "lock")     /* lock */                                                             \
+    X(Unlock, "unlock") /* unlock */
+
+enum class InstrKind : std::uint8_t {
+#define TSOREACH_X(name, keyword) name,
+    TSOREACH_INSTRUCTIONS(TSOREACH_X)
+#undef TSOREACH_X
+};
+
+std::string_view keyword(InstrKind kind);
+std::optional<InstrKind> instructionFromKeyword(std::string_view token);
+
+// Operand use by kind:
+//   Read:  reg := mem[addr]          Write: mem[addr] := value
+//   Local: reg := value              Check: blocks unless value != 0
+struct Instruction {
+    InstrKind kind = InstrKind::Noop;
+    RegId reg;     // Read, Local
+    ExprRef value; // Write (stored value), Local (assigned value), Check (condition)
+    ExprRef addr;  // Read, Write
+    friend bool operator==(const Instruction&, const Instruction&) = default;
+};
+
+[[nodiscard]] inline bool accessesMemory(InstrKind k) {
+    return k == InstrKind::Read || k == InstrKind::Write;
+}
+
+} // namespace tsoreach

@@ -1,0 +1,416 @@
+#include "tsoreach/lang/parser.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <unordered_map>
+
+namespace tsoreach {
+
+namespace {
+
+bool isSpace(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+struct Token {
+    std::string_view text; // empty at end of file
+    SourcePos pos;
+    [[nodiscard]] bool eof() const { return text.empty(); }
+};
+
+// Splits the input into white-space separated tokens; '#' starts a comment
+// that runs to the end of the line, also in the middle of a token.
+class Lexer {
+  public:
+    Lexer(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+
+    Token next() {
+        skipBlanks();
+        Token tok;
+        tok.pos = {line_, col_};
+        std::size_t start = i_;
+        while (i_ < text_.size()) {
+            auto c = static_cast<unsigned char>(text_[i_]);
+            if (isSpace(c) || c == '#') {
+                break;
+            }
+            if (c < 0x21 || c > 0x7e) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "0x%02x", c);
+                throw InputError(file_, {line_, col_},
+                                 std::string("unexpected byte ") + buf +
+                                     " (tokens are printable ASCII; is this a binary file?)");
+            }
+            ++i_;
+            ++col_;
+        }
+        tok.text = text_.substr(start, i_ - start);
+        return tok;
+    }
+
+  private:
+    void skipBlanks() {
+        while (i_ < text_.size()) {
+            char c = text_[i_];
+            if (c == '\n') {
+                ++line_;
+                col_ = 1;
+                ++i_;
+            } else if (c == '#') {
+                while (i_ < text_.size() && text_[i_] != '\n') {
+                    ++i_;
+                }
+            } else if (isSpace(static_cast<unsigned char>(c))) {
+                ++i_;
+                ++col_;
+            } else {
+                return;
+            }
+        }
+    }
+
+    std::string_view text_;
+    const std::string& file_;
+    std::size_t i_ = 0;
+    std::uint32_t line_ = 1;
+    std::uint32_t col_ = 1;
+};
+
+// Item keywords cannot name a register: they end an expression, so that an
+// expression cut short is reported where it happens.
+bool isItemKeyword(std::string_view t) {
+    return t == "thread" || t == "end" || t == "initial" || t == "final" || t == "transition";
+}
+
+bool isIdentifier(std::string_view t) {
+    if (t.empty() || (t[0] >= '0' && t[0] <= '9')) {
+        return false;
+    }
+    return std::all_of(t.begin(), t.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '$';
+    });
+}
+
+bool looksNumeric(std::string_view t) {
+    std::size_t i = (t.size() > 1 && t[0] == '-') ? 1 : 0;
+    return i < t.size() && t[i] >= '0' && t[i] <= '9';
+}
+
+// Quotes a token for a message, shortened so that a huge token stays readable.
+std::string quote(std::string_view t) {
+    constexpr std::size_t maxShown = 40;
+    if (t.size() > maxShown) {
+        return "'" + std::string(t.substr(0, maxShown)) + "...' (" + std::to_string(t.size()) +
+               " characters)";
+    }
+    return "'" + std::string(t) + "'";
+}
+
+std::string describe(const Token& t) { return t.eof() ? "end of file" : quote(t.text); }
+
+std::string at(SourcePos p) { return std::to_string(p.line) + ":" + std::to_string(p.col); }
+
+struct RawTransition {
+    Token from;
+    Token to;
+    Instruction instr;
+    SourcePos pos;
+};
+
+class Parser {
+  public:
+    Parser(std::string_view text, std::string file) : file_(std::move(file)), lex_(text, file_) {
+        prog_.sourceName = file_;
+        advance();
+    }
+
+    Program run() {
+        while (!cur_.eof()) {
+            if (cur_.text == "thread") {
+                parseThread();
+            } else if (isItemKeyword(cur_.text)) {
+                fail(cur_.pos, "'" + std::string(cur_.text) + "' outside a thread (expected 'thread')");
+            } else {
+                fail(cur_.pos, "expected 'thread', found " + describe(cur_));
+            }
+        }
+        if (prog_.threads.empty()) {
+            fail(cur_.pos, "empty program: expected at least one 'thread'");
+        }
+        return std::move(prog_);
+    }
+
+  private:
+    [[noreturn]] void fail(SourcePos pos, std::string msg) const {
+        throw InputError(file_, pos, std::move(msg));
+    }
+
+    void advance() { cur_ = lex_.next(); }
+
+    Token take() {
+        Token t = cur_;
+        advance();
+        return t;
+    }
+
+    // A thread or state name: any token (language.md), keywords included,
+    // since its position alone says what it is.
+    Token takeName(const char* what, const char* after) {
+        if (cur_.eof()) {
+            fail(cur_.pos, std::string("expected ") + what + " after '" + after +
+                               "', found end of file");
+        }
+        return take();
+    }
+
+    void parseThread() {
+        Token kw = take();
+        Token name = takeName("a thread name", "thread");
+        for (const Thread& t : prog_.threads) {
+            if (t.name == name.text) {
+                fail(name.pos, "duplicate thread name " + quote(name.text) + " (first declared at " +
+                                   at(t.pos) + ")");
+            }
+        }
+        ThreadId tid(static_cast<std::uint32_t>(prog_.threads.size()));
+        regIds_.clear();
+        regNames_.clear();
+        std::optional<Token> initial;
+        std::vector<Token> finals;
+        std::vector<RawTransition> raw;
+
+        while (true) {
+            if (cur_.eof()) {
+                fail(cur_.pos, "missing 'end' of thread " + quote(name.text) + " (opened at " +
+                                   at(kw.pos) + ")");
+            }
+            Token item = take();
+            if (item.text == "end") {
+                if (!initial) {
+                    fail(item.pos, "thread " + quote(name.text) + " has no 'initial' state");
+                }
+                break;
+            }
+            if (item.text == "initial") {
+                Token s = takeName("a state name", "initial");
+                if (initial) {
+                    fail(item.pos, "thread " + quote(name.text) + " has a second 'initial' state " +
+                                       quote(s.text) + " (the first is " + quote(initial->text) +
+                                       " at " + at(initial->pos) + ")");
+                }
+                initial = s;
+            } else if (item.text == "final") {
+                finals.push_back(takeName("a state name", "final"));
+            } else if (item.text == "transition") {
+                RawTransition r;
+                r.pos = item.pos;
+                r.from = takeName("a source state", "transition");
+                r.to = takeName("a destination state", "transition");
+                r.instr = parseInstruction();
+                raw.push_back(r);
+            } else if (item.text == "thread") {
+                fail(item.pos, "missing 'end' of thread " + quote(name.text) + " (opened at " +
+                                   at(kw.pos) + ") before the next 'thread'");
+            } else {
+                fail(item.pos, "expected 'initial', 'final', 'transition' or 'end' in thread " +
+                                   quote(name.text) + ", found " + quote(item.text));
+            }
+        }
+        buildThread(tid, kw.pos, name, *initial, finals, raw);
+    }
+
+    // States are numbered canonically: initial, finals, then by first use in
+    // the transitions. Printing in that order reproduces the same ids.
+    void buildThread(ThreadId tid, SourcePos pos, const Token& name, const Token& initial,
+                     const std::vector<Token>& finals, const std::vector<RawTransition>& raw) {
+        Thread th;
+        th.name = std::string(name.text);
+        th.pos = pos;
+        std::unordered_map<std::string_view, std::uint32_t> states;
+        auto intern = [&](std::string_view s) {
+            auto [it, fresh] = states.try_emplace(s, static_cast<std::uint32_t>(states.size()));
+            if (fresh) {
+                th.stateNames.emplace_back(s);
+            }
+            return StateId(it->second);
+        };
+        th.initial = intern(initial.text);
+        for (const Token& f : finals) {
+            StateId s = intern(f.text);
+            if (!th.isFinal(s)) {
+                th.finals.push_back(s);
+            }
+        }
+        for (const RawTransition& r : raw) {
+            Transition tr;
+            tr.thread = tid;
+            tr.from = intern(r.from.text);
+            tr.to = intern(r.to.text);
+            tr.instr = r.instr;
+            tr.pos = r.pos;
+            th.transitions.push_back(TransitionId(static_cast<std::uint32_t>(prog_.transitions.size())));
+            prog_.transitions.push_back(tr);
+        }
+        th.regNames = std::move(regNames_);
+        regNames_ = {};
+        // Index outgoing transitions by source state (counting sort keeps
+        // declaration order within a state).
+        th.outgoingBegin.assign(th.stateCount() + 1, 0);
+        for (TransitionId t : th.transitions) {
+            ++th.outgoingBegin[prog_.transition(t).from.index() + 1];
+        }
+        for (std::size_t s = 0; s < th.stateCount(); ++s) {
+            th.outgoingBegin[s + 1] += th.outgoingBegin[s];
+        }
+        th.outgoing.resize(th.transitions.size());
+        std::vector<std::uint32_t> fill(th.outgoingBegin.begin(), th.outgoingBegin.end() - 1);
+        for (TransitionId t : th.transitions) {
+            th.outgoing[fill[prog_.transition(t).from.index()]++] = t;
+        }
+        prog_.threads.push_back(std::move(th));
+    }
+
+    RegId takeRegister(const char* instr) {
+        if (cur_.eof()) {
+            fail(cur_.pos, std::string("expected a register after '") + instr +
+                               "', found end of file");
+        }
+        if (isItemKeyword(cur_.text)) {
+            fail(cur_.pos, "expected a register after '" + std::string(instr) + "', found keyword " +
+                               quote(cur_.text));
+        }
+        if (!isIdentifier(cur_.text)) {
+            fail(cur_.pos, "expected a register after '" + std::string(instr) + "', found " +
+                               quote(cur_.text) +
+                               " (a register is letters, digits, '_' or '$', not starting with a digit)");
+        }
+        return internReg(take().text);
+    }
+
+    RegId internReg(std::string_view name) {
+        auto [it, fresh] = regIds_.try_emplace(name, static_cast<std::uint32_t>(regNames_.size()));
+        if (fresh) {
+            regNames_.emplace_back(name);
+        }
+        return RegId(it->second);
+    }
+
+    Instruction parseInstruction() {
+        if (cur_.eof()) {
+            fail(cur_.pos, "expected an instruction, found end of file");
+        }
+        Token kw = take();
+        std::optional<InstrKind> kind = instructionFromKeyword(kw.text);
+        if (!kind) {
+            fail(kw.pos, "unknown instruction " + quote(kw.text) +
+                             " (expected read, write, local, check, mfence, noop, lock or unlock)");
+        }
+        Instruction in;
+        in.kind = *kind;
+        switch (*kind) {
+        case InstrKind::Read:
+            in.reg = takeRegister("read");
+            in.addr = parseExpr("read");
+            break;
+        case InstrKind::Write:
+            in.value = parseExpr("write");
+            in.addr = parseExpr("write");
+            break;
+        case InstrKind::Local:
+            in.reg = takeRegister("local");
+            in.value = parseExpr("local");
+            break;
+        case InstrKind::Check:
+            in.value = parseExpr("check");
+            break;
+        case InstrKind::Mfence:
+        case InstrKind::Noop:
+        case InstrKind::Lock:
+        case InstrKind::Unlock:
+            break;
+        }
+        return in;
+    }
+
+    // Prefix expression: counts the operands still owed, so that nesting
+    // depth never turns into recursion depth.
+    ExprRef parseExpr(const char* instr) {
+        auto begin = static_cast<std::uint32_t>(prog_.exprPool.size());
+        std::size_t owed = 1;
+        while (owed > 0) {
+            if (cur_.eof() || isItemKeyword(cur_.text)) {
+                fail(cur_.pos, std::string("expression cut short in '") + instr +
+                                   "': expected an operand, found " +
+                                   (cur_.eof() ? "end of file" : "keyword " + quote(cur_.text)));
+            }
+            Token t = take();
+            ExprNode node;
+            if (std::optional<ExprOp> op = operatorFromSpelling(t.text)) {
+                node.op = *op;
+                owed += static_cast<std::size_t>(arity(*op));
+            } else if (looksNumeric(t.text)) {
+                node.op = ExprOp::Const;
+                const char* first = t.text.data();
+                const char* last = first + t.text.size();
+                auto [ptr, ec] = std::from_chars(first, last, node.value);
+                if (ec == std::errc::result_out_of_range) {
+                    fail(t.pos, "integer " + quote(t.text) +
+                                    " out of range (values are signed 64-bit integers)");
+                }
+                if (ec != std::errc() || ptr != last) {
+                    fail(t.pos, "invalid integer " + quote(t.text));
+                }
+            } else if (isIdentifier(t.text)) {
+                node.op = ExprOp::Reg;
+                node.reg = internReg(t.text);
+            } else {
+                fail(t.pos, "invalid token " + quote(t.text) + " in expression of '" + instr +
+                                "' (expected an integer, a register or an operator)");
+            }
+            --owed;
+            prog_.exprPool.push_back(node);
+        }
+        ExprRef ref{begin, static_cast<std::uint32_t>(prog_.exprPool.size() - begin)};
+        prog_.maxExprStack = std::max(prog_.maxExprStack, stackDepth(prog_.expr(ref)));
+        return ref;
+    }
+
+    std::string file_;
+    Lexer lex_;
+    Token cur_;
+    Program prog_;
+    std::unordered_map<std::string_view, std::uint32_t> regIds_;
+    std::vector<std::string> regNames_;
+};
+
+} // namespace
+
+Program parseProgram(std::string_view text, std::string sourceName) {
+    return Parser(text, std::move(sourceName)).run();
+}
+
+Program parseProgramFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        throw InputError(path, {}, "is a directory, not a program file");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw InputError(path, {}, std::string("cannot open file: ") + std::strerror(errno));
+    }
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) {
+        throw InputError(path, {}, "cannot read file");
+    }
+    return parseProgram(buf.str(), path);
+}
+
+} // namespace tsoreach

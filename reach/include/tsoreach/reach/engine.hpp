@@ -1,0 +1,67 @@
+#pragma once
+// The engine interface: program + goal + options in, result out.
+//
+// Engines are found through a registry so that the CLI and the tests see a
+// new engine as soon as it is registered, for every model it supports.
+
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/model.hpp"
+#include "tsoreach/reach/options.hpp"
+#include "tsoreach/reach/result.hpp"
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+namespace tsoreach::reach {
+
+class Engine {
+  public:
+    Engine() = default;
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+    virtual ~Engine() = default;
+
+    [[nodiscard]] virtual std::string_view name() const = 0;
+    [[nodiscard]] virtual MemoryModel model() const = 0;
+    // Decides whether `goal` is reachable in `program`. Never throws for a
+    // limit: limits give Verdict::Unknown with a reason.
+    virtual Result run(const Program& program, const Goal& goal, const Options& options) = 0;
+};
+
+struct EngineInfo {
+    std::string_view name;
+    std::string_view description;
+    std::vector<MemoryModel> models;
+    std::function<std::unique_ptr<Engine>(MemoryModel)> make;
+    [[nodiscard]] bool supports(MemoryModel m) const;
+};
+
+std::span<const EngineInfo> engineRegistry();
+// Engines that support `m`, the preferred one first.
+std::vector<const EngineInfo*> enginesFor(MemoryModel m);
+
+class EngineUnavailable : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// The engine called `name` for `m` (empty name: the preferred one).
+// Throws EngineUnavailable when there is none.
+std::unique_ptr<Engine> makeEngine(std::string_view name, MemoryModel m);
+
+// A trace that does not replay: a bug in an engine, never a user error.
+class TraceReplayError : public std::logic_error {
+  public:
+    using std::logic_error::logic_error;
+};
+
+// Runs `engine` and replays its trace, if any, with the independent checker.
+// Throws TraceReplayError if the trace does not replay.
+Result runChecked(Engine& engine, const Program& program, const Goal& goal, const Options& options);
+
+} // namespace tsoreach::reach

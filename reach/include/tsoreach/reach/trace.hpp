@@ -1,0 +1,34 @@
+#pragma once
+// A counterexample: the steps from the initial state to a goal state.
+
+#include "tsoreach/lang/ids.hpp"
+#include "tsoreach/lang/value.hpp"
+#include "tsoreach/reach/model.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace tsoreach::reach {
+
+enum class StepKind : std::uint8_t {
+    Instruction, // a transition of `thread`
+    Flush,       // a store leaves `thread`'s buffer for memory (TSO, PSO)
+};
+
+struct TraceStep {
+    StepKind kind = StepKind::Instruction;
+    ThreadId thread;
+    TransitionId transition;   // Instruction steps
+    std::optional<Value> addr; // read, write, flush: the address accessed
+    // read: value read; write, flush: value stored; local: value assigned
+    std::optional<Value> value;
+    friend bool operator==(const TraceStep&, const TraceStep&) = default;
+};
+
+struct Trace {
+    MemoryModel model = MemoryModel::SC;
+    std::vector<TraceStep> steps;
+    friend bool operator==(const Trace&, const Trace&) = default;
+};
+
+} // namespace tsoreach::reach

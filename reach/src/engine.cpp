@@ -1,0 +1,71 @@
+#include "tsoreach/reach/engine.hpp"
+
+#include "explicit_engine.hpp"
+#include "tsoreach/reach/replay.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace tsoreach::reach {
+
+bool EngineInfo::supports(MemoryModel m) const {
+    return std::find(models.begin(), models.end(), m) != models.end();
+}
+
+std::span<const EngineInfo> engineRegistry() {
+    // In order of preference per model.
+    static const std::vector<EngineInfo> registry = {
+        {"explicit",
+         "explicit-state search over the operational semantics (--search dfs|bfs)",
+         {MemoryModel::SC},
+         [](MemoryModel m) { return std::make_unique<ExplicitEngine>(m); }},
+    };
+    return registry;
+}
+
+std::vector<const EngineInfo*> enginesFor(MemoryModel m) {
+    std::vector<const EngineInfo*> out;
+    for (const EngineInfo& e : engineRegistry()) {
+        if (e.supports(m)) {
+            out.push_back(&e);
+        }
+    }
+    return out;
+}
+
+std::unique_ptr<Engine> makeEngine(std::string_view engineName, MemoryModel m) {
+    for (const EngineInfo& e : engineRegistry()) {
+        if (!engineName.empty() && e.name != engineName) {
+            continue;
+        }
+        if (e.supports(m)) {
+            return e.make(m);
+        }
+        if (!engineName.empty()) {
+            throw EngineUnavailable("engine '" + std::string(engineName) +
+                                    "' does not support --model " + std::string(name(m)));
+        }
+    }
+    if (!engineName.empty()) {
+        throw EngineUnavailable("no engine named '" + std::string(engineName) + "'");
+    }
+    throw EngineUnavailable("--model " + std::string(name(m)) + " is not implemented yet");
+}
+
+Result runChecked(Engine& engine, const Program& program, const Goal& goal, const Options& options) {
+    Result r = engine.run(program, goal, options);
+    if (r.verdict == Verdict::Reachable) {
+        if (!r.trace) {
+            throw TraceReplayError("engine '" + std::string(engine.name()) +
+                                   "' reported 'reachable' without a trace");
+        }
+        ReplayOutcome check = replayTrace(program, goal, *r.trace);
+        if (!check.ok) {
+            throw TraceReplayError("the trace of engine '" + std::string(engine.name()) +
+                                   "' does not replay: " + check.error);
+        }
+    }
+    return r;
+}
+
+} // namespace tsoreach::reach

@@ -1,0 +1,140 @@
+#pragma once
+// Explicit-state reachability over a memory-model policy (SC now; TSO and PSO
+// policies plug into the same loop). No recursion: DFS keeps an explicit
+// stack of state indices, BFS walks the store in discovery order, which is
+// already a FIFO queue. Parent links give the trace.
+
+#include "resource_monitor.hpp"
+#include "state_store.hpp"
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/reach/result.hpp"
+
+#include <algorithm>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace tsoreach::reach {
+
+template <class Semantics>
+Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options,
+                      MemoryModel model) {
+    constexpr StateIndex noParent = 0xffffffffU;
+    constexpr std::uint64_t checkEvery = 4096; // expansions between limit checks
+
+    ResourceMonitor monitor(options);
+    Result result;
+    StateStore store;
+    std::vector<StateIndex> parent;
+    std::vector<TransitionId> via;
+    std::vector<StateWord> current;
+    std::vector<StateWord> next;
+    std::vector<StateIndex> stack;
+    StateIndex found = noParent;
+    std::string stopReason;
+
+    auto finish = [&](Verdict v) {
+        result.verdict = v;
+        result.stats.states = store.size();
+        result.stats.timeSeconds = monitor.elapsedSeconds();
+        result.stats.peakRssMb = peakRssMb();
+        return result;
+    };
+
+    try {
+        sem.initialState(current);
+        store.insert(current);
+        parent.push_back(noParent);
+        via.push_back(TransitionId::invalid());
+        if (sem.isGoal(goal, current)) {
+            found = 0;
+        }
+        stack.push_back(0);
+        std::size_t cursor = 0;
+        std::uint64_t expansions = 0;
+
+        while (found == noParent && stopReason.empty()) {
+            StateIndex idx;
+            if (options.search == SearchOrder::Dfs) {
+                if (stack.empty()) {
+                    break;
+                }
+                idx = stack.back();
+                stack.pop_back();
+            } else {
+                if (cursor == store.size()) {
+                    break;
+                }
+                idx = static_cast<StateIndex>(cursor++);
+            }
+            // Copy out: inserting successors may move the arena.
+            auto stored = store.get(idx);
+            current.assign(stored.begin(), stored.end());
+
+            sem.forEachSuccessor(current, next, [&](TransitionId id, std::span<const StateWord> succ) {
+                ++result.stats.transitions;
+                if (store.size() >= StateStore::maxStates) {
+                    stopReason = "more than 2^32 states";
+                    return false;
+                }
+                auto [succIdx, fresh] = store.insert(succ);
+                if (!fresh) {
+                    return true;
+                }
+                parent.push_back(idx);
+                via.push_back(id);
+                if (sem.isGoal(goal, succ)) {
+                    found = succIdx;
+                    return false;
+                }
+                if (options.maxStates != 0 && store.size() > options.maxStates) {
+                    stopReason = "state limit of " + std::to_string(options.maxStates) +
+                                 " reached (--max-states)";
+                    return false;
+                }
+                if (options.search == SearchOrder::Dfs) {
+                    stack.push_back(succIdx);
+                }
+                return true;
+            });
+
+            if (++expansions % checkEvery == 0) {
+                if (auto why = monitor.exceeded()) {
+                    stopReason = *why;
+                }
+            }
+        }
+    } catch (const std::bad_alloc&) {
+        // Free the search before building the result.
+        store = StateStore();
+        parent = {};
+        via = {};
+        stack = {};
+        result.reason = "out of memory";
+        return finish(Verdict::Unknown);
+    }
+
+    if (found != noParent) {
+        std::vector<StateIndex> path;
+        for (StateIndex i = found; i != noParent; i = parent[i]) {
+            path.push_back(i);
+        }
+        std::reverse(path.begin(), path.end());
+        Trace trace;
+        trace.model = model;
+        for (std::size_t k = 1; k < path.size(); ++k) {
+            auto from = store.get(path[k - 1]);
+            current.assign(from.begin(), from.end());
+            trace.steps.push_back(sem.describe(current, via[path[k]]));
+        }
+        result.trace = std::move(trace);
+        return finish(Verdict::Reachable);
+    }
+    if (!stopReason.empty()) {
+        result.reason = stopReason;
+        return finish(Verdict::Unknown);
+    }
+    return finish(Verdict::Unreachable);
+}
+
+} // namespace tsoreach::reach

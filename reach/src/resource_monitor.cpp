@@ -1,0 +1,56 @@
+#include "resource_monitor.hpp"
+
+#include <cstdio>
+#include <sstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace tsoreach::reach {
+
+double currentRssMb() {
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (f == nullptr) {
+        return 0;
+    }
+    long pages = 0;
+    long resident = 0;
+    int n = std::fscanf(f, "%ld %ld", &pages, &resident);
+    std::fclose(f);
+    if (n != 2) {
+        return 0;
+    }
+    return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) /
+           (1024.0 * 1024.0);
+}
+
+double peakRssMb() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) / 1024.0; // ru_maxrss is in KB on Linux
+}
+
+ResourceMonitor::ResourceMonitor(const Options& options)
+    : start_(std::chrono::steady_clock::now()), options_(options) {}
+
+double ResourceMonitor::elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+std::optional<std::string> ResourceMonitor::exceeded() const {
+    if (options_.timeoutSeconds > 0 && elapsedSeconds() >= options_.timeoutSeconds) {
+        std::ostringstream os;
+        os << "timeout after " << options_.timeoutSeconds << " s (--timeout)";
+        return os.str();
+    }
+    if (options_.maxMemoryMb > 0) {
+        double rss = currentRssMb();
+        if (rss >= static_cast<double>(options_.maxMemoryMb)) {
+            std::ostringstream os;
+            os << "memory limit of " << options_.maxMemoryMb << " MB reached (--max-memory)";
+            return os.str();
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace tsoreach::reach
