@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -31,6 +33,22 @@ constexpr const char* exitCodeHelp = R"(Exit codes:
   3   unknown: a limit (--max-states, --timeout, --max-memory) stopped the search
   2   usage or input error (FILE:LINE:COL: error: ...)
   1   internal error (a bug: please report it with the input file))";
+
+// CLI11's range checks print the full double range; say it plainly instead.
+const CLI::Validator nonNegativeInteger(
+    [](std::string& v) {
+        bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? std::string() : "expected a non-negative integer, got '" + v + "'";
+    },
+    "N>=0");
+const CLI::Validator nonNegativeNumber(
+    [](std::string& v) {
+        char* end = nullptr;
+        double d = std::strtod(v.c_str(), &end);
+        bool ok = !v.empty() && end == v.c_str() + v.size() && d >= 0 && std::isfinite(d);
+        return ok ? std::string() : "expected a non-negative number of seconds, got '" + v + "'";
+    },
+    "S>=0");
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -140,10 +158,12 @@ int run(int argc, char** argv, Context& ctx) {
     reachCmd->add_option("--search", ra.search, "Search order; bfs gives a shortest trace")
         ->check(CLI::IsMember({"dfs", "bfs"}))
         ->capture_default_str();
-    reachCmd->add_option("--max-states", ra.maxStates, "Stop with 'unknown' beyond N states (0: no limit)");
+    reachCmd->add_option("--max-states", ra.maxStates, "Stop with 'unknown' beyond N states (0: no limit)")
+        ->check(nonNegativeInteger);
     reachCmd->add_option("--timeout", ra.timeout, "Stop with 'unknown' after S seconds (0: no limit)")
-        ->check(CLI::NonNegativeNumber);
-    reachCmd->add_option("--max-memory", ra.maxMemory, "Stop with 'unknown' beyond MB of memory (0: no limit)");
+        ->check(nonNegativeNumber);
+    reachCmd->add_option("--max-memory", ra.maxMemory, "Stop with 'unknown' beyond MB of memory (0: no limit)")
+        ->check(nonNegativeInteger);
     reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
 
     std::string printFile;

@@ -3,6 +3,7 @@
 
 #include "tsoreach/lang/parser.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>

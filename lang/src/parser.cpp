@@ -21,6 +21,10 @@ bool isSpace(unsigned char c) {
 struct Token {
     std::string_view text; // empty at end of file
     SourcePos pos;
+    // Set when the token holds a byte that no token may hold. Reported only
+    // when the parser looks at the token, so an earlier error wins.
+    std::string badByte;
+    SourcePos badPos;
     [[nodiscard]] bool eof() const { return text.empty(); }
 };
 
@@ -28,7 +32,12 @@ struct Token {
 // that runs to the end of the line, also in the middle of a token.
 class Lexer {
   public:
-    Lexer(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+    Lexer(std::string_view text) : text_(text) {
+        // A UTF-8 byte order mark, as some editors write, is not content.
+        if (text_.substr(0, 3) == "\xEF\xBB\xBF") {
+            i_ = 3;
+        }
+    }
 
     Token next() {
         skipBlanks();
@@ -40,12 +49,12 @@ class Lexer {
             if (isSpace(c) || c == '#') {
                 break;
             }
-            if (c < 0x21 || c > 0x7e) {
+            if ((c < 0x21 || c > 0x7e) && tok.badByte.empty()) {
                 char buf[8];
                 std::snprintf(buf, sizeof buf, "0x%02x", c);
-                throw InputError(file_, {line_, col_},
-                                 std::string("unexpected byte ") + buf +
-                                     " (tokens are printable ASCII; is this a binary file?)");
+                tok.badByte = std::string("unexpected byte ") + buf +
+                              " (tokens are printable ASCII; is this a binary file?)";
+                tok.badPos = {line_, col_};
             }
             ++i_;
             ++col_;
@@ -65,6 +74,7 @@ class Lexer {
             } else if (c == '#') {
                 while (i_ < text_.size() && text_[i_] != '\n') {
                     ++i_;
+                    ++col_;
                 }
             } else if (isSpace(static_cast<unsigned char>(c))) {
                 ++i_;
@@ -76,7 +86,6 @@ class Lexer {
     }
 
     std::string_view text_;
-    const std::string& file_;
     std::size_t i_ = 0;
     std::uint32_t line_ = 1;
     std::uint32_t col_ = 1;
@@ -126,23 +135,23 @@ struct RawTransition {
 
 class Parser {
   public:
-    Parser(std::string_view text, std::string file) : file_(std::move(file)), lex_(text, file_) {
+    Parser(std::string_view text, std::string file) : file_(std::move(file)), lex_(text) {
         prog_.sourceName = file_;
         advance();
     }
 
     Program run() {
-        while (!cur_.eof()) {
-            if (cur_.text == "thread") {
+        while (!cur().eof()) {
+            if (cur().text == "thread") {
                 parseThread();
-            } else if (isItemKeyword(cur_.text)) {
-                fail(cur_.pos, "'" + std::string(cur_.text) + "' outside a thread (expected 'thread')");
+            } else if (isItemKeyword(cur().text)) {
+                fail(cur().pos, "'" + std::string(cur().text) + "' outside a thread (expected 'thread')");
             } else {
-                fail(cur_.pos, "expected 'thread', found " + describe(cur_));
+                fail(cur().pos, "expected 'thread', found " + describe(cur()));
             }
         }
         if (prog_.threads.empty()) {
-            fail(cur_.pos, "empty program: expected at least one 'thread'");
+            fail(cur().pos, "empty program: expected at least one 'thread'");
         }
         return std::move(prog_);
     }
@@ -152,10 +161,18 @@ class Parser {
         throw InputError(file_, pos, std::move(msg));
     }
 
-    void advance() { cur_ = lex_.next(); }
+    void advance() { next_ = lex_.next(); }
+
+    // The current token; a bad byte in it is an error only once it is looked at.
+    const Token& cur() const {
+        if (!next_.badByte.empty()) {
+            fail(next_.badPos, next_.badByte);
+        }
+        return next_;
+    }
 
     Token take() {
-        Token t = cur_;
+        Token t = cur();
         advance();
         return t;
     }
@@ -163,8 +180,8 @@ class Parser {
     // A thread or state name: any token (language.md), keywords included,
     // since its position alone says what it is.
     Token takeName(const char* what, const char* after) {
-        if (cur_.eof()) {
-            fail(cur_.pos, std::string("expected ") + what + " after '" + after +
+        if (cur().eof()) {
+            fail(cur().pos, std::string("expected ") + what + " after '" + after +
                                "', found end of file");
         }
         return take();
@@ -187,8 +204,8 @@ class Parser {
         std::vector<RawTransition> raw;
 
         while (true) {
-            if (cur_.eof()) {
-                fail(cur_.pos, "missing 'end' of thread " + quote(name.text) + " (opened at " +
+            if (cur().eof()) {
+                fail(cur().pos, "missing 'end' of thread " + quote(name.text) + " (opened at " +
                                    at(kw.pos) + ")");
             }
             Token item = take();
@@ -213,14 +230,20 @@ class Parser {
                 r.pos = item.pos;
                 r.from = takeName("a source state", "transition");
                 r.to = takeName("a destination state", "transition");
-                r.instr = parseInstruction();
+                r.instr = parseInstruction(r);
                 raw.push_back(r);
             } else if (item.text == "thread") {
                 fail(item.pos, "missing 'end' of thread " + quote(name.text) + " (opened at " +
                                    at(kw.pos) + ") before the next 'thread'");
             } else {
+                std::string hint;
+                bool operandLike = operatorFromSpelling(item.text) || looksNumeric(item.text) ||
+                                   isIdentifier(item.text);
+                if (!raw.empty() && operandLike) {
+                    hint = " (the previous instruction ended before it: too many operands?)";
+                }
                 fail(item.pos, "expected 'initial', 'final', 'transition' or 'end' in thread " +
-                                   quote(name.text) + ", found " + quote(item.text));
+                                   quote(name.text) + ", found " + quote(item.text) + hint);
             }
         }
         buildThread(tid, kw.pos, name, *initial, finals, raw);
@@ -278,17 +301,17 @@ class Parser {
     }
 
     RegId takeRegister(const char* instr) {
-        if (cur_.eof()) {
-            fail(cur_.pos, std::string("expected a register after '") + instr +
+        if (cur().eof()) {
+            fail(cur().pos, std::string("expected a register after '") + instr +
                                "', found end of file");
         }
-        if (isItemKeyword(cur_.text)) {
-            fail(cur_.pos, "expected a register after '" + std::string(instr) + "', found keyword " +
-                               quote(cur_.text));
+        if (isItemKeyword(cur().text)) {
+            fail(cur().pos, "expected a register after '" + std::string(instr) + "', found keyword " +
+                               quote(cur().text));
         }
-        if (!isIdentifier(cur_.text)) {
-            fail(cur_.pos, "expected a register after '" + std::string(instr) + "', found " +
-                               quote(cur_.text) +
+        if (!isIdentifier(cur().text)) {
+            fail(cur().pos, "expected a register after '" + std::string(instr) + "', found " +
+                               quote(cur().text) +
                                " (a register is letters, digits, '_' or '$', not starting with a digit)");
         }
         return internReg(take().text);
@@ -302,9 +325,12 @@ class Parser {
         return RegId(it->second);
     }
 
-    Instruction parseInstruction() {
-        if (cur_.eof()) {
-            fail(cur_.pos, "expected an instruction, found end of file");
+    Instruction parseInstruction(const RawTransition& r) {
+        if (cur().eof() || isItemKeyword(cur().text)) {
+            fail(cur().pos, "expected an instruction after 'transition " +
+                                std::string(r.from.text) + " " + std::string(r.to.text) +
+                                "', found " +
+                                (cur().eof() ? "end of file" : "keyword " + quote(cur().text)));
         }
         Token kw = take();
         std::optional<InstrKind> kind = instructionFromKeyword(kw.text);
@@ -345,10 +371,10 @@ class Parser {
         auto begin = static_cast<std::uint32_t>(prog_.exprPool.size());
         std::size_t owed = 1;
         while (owed > 0) {
-            if (cur_.eof() || isItemKeyword(cur_.text)) {
-                fail(cur_.pos, std::string("expression cut short in '") + instr +
+            if (cur().eof() || isItemKeyword(cur().text)) {
+                fail(cur().pos, std::string("expression cut short in '") + instr +
                                    "': expected an operand, found " +
-                                   (cur_.eof() ? "end of file" : "keyword " + quote(cur_.text)));
+                                   (cur().eof() ? "end of file" : "keyword " + quote(cur().text)));
             }
             Token t = take();
             ExprNode node;
@@ -360,11 +386,14 @@ class Parser {
                 const char* first = t.text.data();
                 const char* last = first + t.text.size();
                 auto [ptr, ec] = std::from_chars(first, last, node.value);
+                if (ptr != last) {
+                    fail(t.pos, "invalid integer " + quote(t.text));
+                }
                 if (ec == std::errc::result_out_of_range) {
                     fail(t.pos, "integer " + quote(t.text) +
                                     " out of range (values are signed 64-bit integers)");
                 }
-                if (ec != std::errc() || ptr != last) {
+                if (ec != std::errc()) {
                     fail(t.pos, "invalid integer " + quote(t.text));
                 }
             } else if (isIdentifier(t.text)) {
@@ -384,7 +413,7 @@ class Parser {
 
     std::string file_;
     Lexer lex_;
-    Token cur_;
+    Token next_;
     Program prog_;
     std::unordered_map<std::string_view, std::uint32_t> regIds_;
     std::vector<std::string> regNames_;

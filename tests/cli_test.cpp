@@ -1,0 +1,294 @@
+// The tsoreach binary as a user runs it: exit codes, report shapes, errors.
+
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace tsoreach {
+namespace {
+
+struct Outcome {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+class Cli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir = std::filesystem::temp_directory_path() /
+              ("tsoreach-cli-test-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::create_directories(dir);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+
+    std::string write(const std::string& name, const std::string& text) {
+        std::filesystem::path p = dir / name;
+        std::ofstream(p, std::ios::binary) << text;
+        return p.string();
+    }
+
+    static std::string slurp(const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+
+    Outcome run(const std::string& args) {
+        std::string cmd = std::string("'") + TSOREACH_BINARY + "' " + args + " >'" +
+                          (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
+        int status = std::system(cmd.c_str());
+        Outcome r;
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = slurp(dir / "stdout");
+        r.err = slurp(dir / "stderr");
+        return r;
+    }
+
+    std::filesystem::path dir;
+};
+
+constexpr const char* kSb = R"(# store buffering
+thread t0
+initial a
+final d
+transition a b write 1 0
+transition b c read r 1
+transition c d check == r 0
+end
+thread t1
+initial a
+final d
+transition a b write 1 1
+transition b c read r 0
+transition c d check == r 0
+end
+)";
+
+constexpr const char* kMp = R"(thread w
+initial a
+transition a b write 1 0
+transition b c write 1 1
+end
+thread r
+initial a
+final d
+transition a b read y 1
+transition b c read x 0
+transition c d check && == y 1 == x 1
+end
+)";
+
+constexpr const char* kCounter = R"(thread t
+initial a
+final never
+transition a a local r + r 1
+end
+)";
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+TEST_F(Cli, VersionAndHelp) {
+    Outcome v = run("--version");
+    EXPECT_EQ(v.code, 0);
+    EXPECT_EQ(firstLine(v.out).rfind("tsoreach ", 0), 0U) << v.out;
+    Outcome h = run("--help");
+    EXPECT_EQ(h.code, 0);
+    EXPECT_NE(h.out.find("Exit codes"), std::string::npos);
+    EXPECT_NE(h.out.find("10  the property is violated"), std::string::npos);
+    Outcome rh = run("reach --help");
+    EXPECT_EQ(rh.code, 0);
+    EXPECT_NE(rh.out.find("--max-states"), std::string::npos);
+    EXPECT_NE(rh.out.find("Exit codes"), std::string::npos);
+}
+
+TEST_F(Cli, UnreachableExitsZero) {
+    Outcome r = run("reach " + write("sb.txt", kSb) + " --model sc");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "unreachable\n");
+    EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Cli, ReachablePrintsATraceTableAndExitsTen) {
+    Outcome r = run("reach " + write("mp.txt", kMp) + " --model sc --search bfs");
+    EXPECT_EQ(r.code, 10) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "reachable");
+    std::getline(lines, line);
+    EXPECT_EQ(line.rfind("step  thread  transition", 0), 0U) << line;
+    std::getline(lines, line);
+    EXPECT_NE(line.find("w       a -> b"), std::string::npos) << line;
+    EXPECT_NE(line.find("write 1 0"), std::string::npos) << line;
+    EXPECT_NE(line.find("mem[0] := 1"), std::string::npos) << line;
+    int rows = 0;
+    while (std::getline(lines, line)) {
+        ++rows;
+    }
+    EXPECT_EQ(rows, 4); // five steps in all
+}
+
+TEST_F(Cli, StatsFollowTheVerdict) {
+    Outcome r = run("reach " + write("sb.txt", kSb) + " --model sc --stats");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(firstLine(r.out), "unreachable");
+    EXPECT_NE(r.out.find("states:"), std::string::npos);
+    EXPECT_NE(r.out.find("transitions:"), std::string::npos);
+    EXPECT_NE(r.out.find("peak memory:"), std::string::npos);
+}
+
+TEST_F(Cli, JsonReportHasTheDocumentedShape) {
+    Outcome r = run("reach " + write("mp.txt", kMp) + " --model sc --json");
+    ASSERT_EQ(r.code, 10) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const char* key : {"tool", "version", "command", "file", "model", "engine", "verdict",
+                            "goal", "trace", "stats"}) {
+        EXPECT_TRUE(j.contains(key)) << key;
+    }
+    EXPECT_EQ(j["tool"], "tsoreach");
+    EXPECT_EQ(j["command"], "reach");
+    EXPECT_EQ(j["model"], "sc");
+    EXPECT_EQ(j["engine"], "explicit");
+    EXPECT_EQ(j["verdict"], "reachable");
+    EXPECT_FALSE(j.contains("reason"));
+    EXPECT_EQ(j["goal"][0]["thread"], "r");
+    EXPECT_EQ(j["goal"][0]["states"][0], "d");
+    ASSERT_EQ(j["trace"].size(), 5U);
+    const auto& first = j["trace"][0];
+    EXPECT_EQ(first["step"], 1);
+    EXPECT_TRUE(first.contains("thread"));
+    EXPECT_TRUE(first.contains("kind"));
+    EXPECT_TRUE(first.contains("from"));
+    EXPECT_TRUE(first.contains("to"));
+    EXPECT_TRUE(first.contains("line"));
+    // A read step names its register, address and value.
+    bool sawRead = false;
+    for (const auto& s : j["trace"]) {
+        if (s["kind"] == "read") {
+            sawRead = true;
+            EXPECT_TRUE(s.contains("reg"));
+            EXPECT_TRUE(s.contains("addr"));
+            EXPECT_TRUE(s.contains("value"));
+        }
+        if (s["kind"] == "check") {
+            EXPECT_FALSE(s.contains("addr"));
+        }
+    }
+    EXPECT_TRUE(sawRead);
+    for (const char* key : {"states", "transitions", "time_s", "peak_rss_mb"}) {
+        EXPECT_TRUE(j["stats"].contains(key)) << key;
+    }
+    EXPECT_GT(j["stats"]["states"].get<int>(), 0);
+}
+
+TEST_F(Cli, UnknownExitsThreeWithTheReason) {
+    std::string f = write("counter.txt", kCounter);
+    Outcome r = run("reach " + f + " --model sc --max-states 100");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_EQ(firstLine(r.out), "unknown: state limit of 100 reached (--max-states)");
+    Outcome j = run("reach " + f + " --model sc --max-states 100 --json");
+    EXPECT_EQ(j.code, 3);
+    nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["verdict"], "unknown");
+    EXPECT_NE(doc["reason"].get<std::string>().find("--max-states"), std::string::npos);
+    EXPECT_TRUE(doc["trace"].empty());
+    Outcome t = run("reach " + f + " --model sc --timeout 0.3");
+    EXPECT_EQ(t.code, 3);
+    EXPECT_EQ(firstLine(t.out).rfind("unknown: timeout", 0), 0U) << t.out;
+}
+
+TEST_F(Cli, MalformedInputGivesPositionAndExitTwo) {
+    std::string f = write("bad.txt", "thread t\ninitial a\ntransition a b jump 3\nend\n");
+    Outcome r = run("reach " + f + " --model sc");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err.rfind(f + ":3:16: error: unknown instruction 'jump'", 0), 0U) << r.err;
+    Outcome j = run("reach " + f + " --model sc --json");
+    EXPECT_EQ(j.code, 2);
+    EXPECT_EQ(j.out, "");
+    Outcome p = run("print " + f);
+    EXPECT_EQ(p.code, 2);
+    EXPECT_EQ(p.out, "");
+}
+
+TEST_F(Cli, InputAndUsageErrorsExitTwo) {
+    std::string sb = write("sb.txt", kSb);
+    struct Case {
+        std::string args;
+        std::string err;
+    };
+    std::vector<Case> cases = {
+        {"reach " + (dir / "missing.txt").string(), "cannot open file"},
+        {"reach " + dir.string(), "is a directory"},
+        {"reach " + sb + " --model tso", "--model tso is not implemented yet"},
+        {"reach " + sb + " --model pso", "--model pso is not implemented yet"},
+        {"reach " + sb + " --model arm", "--model"},
+        {"reach " + sb + " --search sideways", "--search"},
+        {"reach " + sb + " --goal t9=a", "no thread named 't9'"},
+        {"reach " + sb + " --goal t0=zz", "has no state named 'zz'"},
+        {"reach " + sb + " --goal t0", "expected THREAD=STATE"},
+        {"reach " + sb + " --engine nonesuch", "no engine named 'nonesuch'"},
+        {"reach " + sb + " --max-states -5", "--max-states"},
+        {"reach " + sb + " --timeout -1", "--timeout"},
+        {"reach " + sb + " --frobnicate", "frobnicate"},
+        {"reach", "FILE"},
+        {"", "subcommand"},
+        {"reach " + write("nogoal.txt", "thread t initial a transition a b noop end\n"),
+         "no thread declares a 'final' state"},
+    };
+    for (const Case& c : cases) {
+        Outcome r = run(c.args);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_EQ(r.out, "") << c.args;
+        EXPECT_NE(r.err.find(c.err), std::string::npos) << c.args << "\n" << r.err;
+        EXPECT_NE(r.err.find("error"), std::string::npos) << c.args << "\n" << r.err;
+    }
+}
+
+TEST_F(Cli, GoalOptionOverridesFinals) {
+    std::string f = write("mp.txt", kMp);
+    // w reaching c is reachable; r reaching d with w still at a is not.
+    EXPECT_EQ(run("reach " + f + " --model sc --goal w=c").code, 10);
+    EXPECT_EQ(run("reach " + f + " --model sc --goal w=a,r=d").code, 0);
+    EXPECT_EQ(run("reach " + f + " --model sc --goal w=a --goal r=d").code, 0);
+    EXPECT_EQ(run("reach " + write("nogoal.txt", "thread t initial a transition a b noop end\n") +
+                  " --model sc --goal t=b")
+                  .code,
+              10);
+}
+
+TEST_F(Cli, GoalUnreachableInTheControlFlowGraphWarns) {
+    Outcome r = run("reach " +
+                write("dead.txt", "thread t\ninitial a\nfinal z\ntransition a b noop\nend\n") +
+                " --model sc");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.err.find(":1:1: warning: no goal state of thread 't'"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, PrintIsCanonicalAndReparses) {
+    std::string f = write("messy.txt", "# c\nthread   t0 # name\n transition a b   write + r 1\t0\n"
+                                       "initial a final b end\n");
+    Outcome r = run("print " + f);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "thread t0\ninitial a\nfinal b\ntransition a b write + r 1 0\nend\n");
+    Outcome again = run("print " + write("printed.txt", r.out));
+    EXPECT_EQ(again.out, r.out);
+}
+
+TEST_F(Cli, DefaultModelIsSc) {
+    Outcome r = run("reach " + write("sb.txt", kSb) + " --json");
+    EXPECT_EQ(nlohmann::json::parse(r.out)["model"], "sc");
+}
+
+} // namespace
+} // namespace tsoreach

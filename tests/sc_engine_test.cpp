@@ -1,0 +1,270 @@
+// The explicit SC engine on inline programs: verdicts, traces, state counts,
+// locks, computed addresses and limits.
+
+#include "test_util.hpp"
+#include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/replay.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tsoreach {
+namespace {
+
+using reach::Verdict;
+
+reach::Result runSc(const Program& p, const Goal& g, reach::Options o = {}) {
+    auto engine = reach::makeEngine("explicit", reach::MemoryModel::SC);
+    return reach::runChecked(*engine, p, g, o);
+}
+
+reach::Result runSc(const std::string& text, reach::Options o = {}) {
+    Program p = test::parse(text);
+    return runSc(p, *defaultGoal(p), o);
+}
+
+reach::Result runBoth(const std::string& text) {
+    reach::Options dfs;
+    reach::Options bfs;
+    bfs.search = reach::SearchOrder::Bfs;
+    reach::Result a = runSc(text, dfs);
+    reach::Result b = runSc(text, bfs);
+    EXPECT_EQ(a.verdict, b.verdict) << "dfs and bfs disagree";
+    if (a.verdict == Verdict::Unreachable) {
+        EXPECT_EQ(a.stats.states, b.stats.states) << "a complete search stores every state";
+    }
+    return b;
+}
+
+constexpr const char* kSb = R"(
+thread t0
+initial a final d
+transition a b write 1 0
+transition b c read r 1
+transition c d check == r 0
+end
+thread t1
+initial a final d
+transition a b write 1 1
+transition b c read r 0
+transition c d check == r 0
+end
+)";
+
+TEST(ScEngine, StoreBufferingOutcomeIsUnreachable) {
+    reach::Result r = runBoth(kSb);
+    EXPECT_EQ(r.verdict, Verdict::Unreachable);
+    EXPECT_FALSE(r.trace.has_value());
+}
+
+TEST(ScEngine, MessagePassingSeesBothStores) {
+    reach::Result r = runBoth(R"(
+thread w initial a
+transition a b write 1 0
+transition b c write 1 1
+end
+thread r initial a final d
+transition a b read y 1
+transition b c read x 0
+transition c d check && == y 1 == x 1
+end)");
+    ASSERT_EQ(r.verdict, Verdict::Reachable);
+    // BFS: the shortest trace is both writes and both reads and the check.
+    ASSERT_EQ(r.trace->steps.size(), 5U);
+    EXPECT_EQ(r.trace->steps.back().thread, ThreadId(1));
+}
+
+TEST(ScEngine, IndependentThreadsMultiplyStates) {
+    // Two threads with three control states each and nothing shared: 3 x 3.
+    reach::Result r = runBoth(R"(
+thread a initial p final z transition p q noop transition q r noop end
+thread b initial p final z transition p q noop transition q r noop end)");
+    EXPECT_EQ(r.verdict, Verdict::Unreachable);
+    EXPECT_EQ(r.stats.states, 9U);
+    EXPECT_EQ(r.stats.transitions, 12U);
+}
+
+TEST(ScEngine, BfsFindsTheShortestTrace) {
+    const char* text = R"(
+thread t initial s final g
+transition s a1 noop
+transition a1 a2 noop
+transition a2 a3 noop
+transition a3 g noop
+transition s b1 local r 5
+transition b1 g check == r 5
+end)";
+    reach::Options bfs;
+    bfs.search = reach::SearchOrder::Bfs;
+    reach::Result r = runSc(text, bfs);
+    ASSERT_EQ(r.verdict, Verdict::Reachable);
+    ASSERT_EQ(r.trace->steps.size(), 2U);
+    EXPECT_EQ(r.trace->steps[0].value, std::optional<Value>(5));
+}
+
+TEST(ScEngine, TraceRecordsAddressesAndValues) {
+    Program p = test::parse(R"(
+thread t initial s final g
+transition s a local i 3
+transition a b write * i 7 + i 1
+transition b c read x 4
+transition c g check == x 21
+end)");
+    reach::Result r = runSc(p, *defaultGoal(p));
+    ASSERT_EQ(r.verdict, Verdict::Reachable);
+    ASSERT_EQ(r.trace->steps.size(), 4U);
+    EXPECT_EQ(r.trace->steps[0].value, std::optional<Value>(3));
+    EXPECT_EQ(r.trace->steps[1].addr, std::optional<Value>(4));
+    EXPECT_EQ(r.trace->steps[1].value, std::optional<Value>(21));
+    EXPECT_EQ(r.trace->steps[2].addr, std::optional<Value>(4));
+    EXPECT_EQ(r.trace->steps[2].value, std::optional<Value>(21));
+    EXPECT_FALSE(r.trace->steps[3].addr.has_value());
+}
+
+TEST(ScEngine, LockHolderRunsAlone) {
+    // t1 could see the intermediate 1 only if it ran while t0 holds the lock.
+    const std::string withLock = R"(
+thread t0 initial a
+transition a b lock
+transition b c write 1 0
+transition c d write 0 0
+transition d e unlock
+end
+thread t1 initial a final c
+transition a b read r 0
+transition b c check == r 1
+end)";
+    EXPECT_EQ(runBoth(withLock).verdict, Verdict::Unreachable);
+    std::string noLock = withLock;
+    noLock.replace(noLock.find("lock\n"), 4, "noop");
+    noLock.replace(noLock.find("unlock"), 6, "noop");
+    EXPECT_EQ(runBoth(noLock).verdict, Verdict::Reachable);
+}
+
+TEST(ScEngine, UnlockWithoutHoldingBlocks) {
+    EXPECT_EQ(runBoth("thread t initial a final b transition a b unlock end").verdict,
+              Verdict::Unreachable);
+    // Another thread's lock cannot be released either.
+    EXPECT_EQ(runBoth(R"(
+thread t0 initial a transition a b lock end
+thread t1 initial a final b transition a b unlock end)")
+                  .verdict,
+              Verdict::Unreachable);
+}
+
+TEST(ScEngine, LockIsNotReentrant) {
+    EXPECT_EQ(runBoth("thread t initial a final c transition a b lock transition b c lock end")
+                  .verdict,
+              Verdict::Unreachable);
+    EXPECT_EQ(runBoth("thread t initial a final d transition a b lock transition b c unlock "
+                      "transition c d lock end")
+                  .verdict,
+              Verdict::Reachable);
+}
+
+TEST(ScEngine, ComputedAddressesMeetConstantOnes) {
+    // t0 writes through a computed address that t1 reads as a constant.
+    EXPECT_EQ(runBoth(R"(
+thread t0 initial a
+transition a b local r 3
+transition b c write 7 + r 2
+end
+thread t1 initial a final c
+transition a b read x 5
+transition b c check == x 7
+end)")
+                  .verdict,
+              Verdict::Reachable);
+}
+
+TEST(ScEngine, ZeroedComputedCellsEncodeLikeUntouchedOnes) {
+    // Writing 1 then 0 to a computed address returns to the initial state, so
+    // the loop has exactly 2 states (memory at address 9 is 0 or 1).
+    reach::Result r = runBoth(R"(
+thread t initial a final never
+transition a b write 1 + 4 5
+transition b a write 0 + 4 5
+end)");
+    EXPECT_EQ(r.verdict, Verdict::Unreachable);
+    EXPECT_EQ(r.stats.states, 2U);
+}
+
+TEST(ScEngine, InitialStateCanBeTheGoal) {
+    reach::Result r = runSc("thread t initial a final a transition a b noop end");
+    ASSERT_EQ(r.verdict, Verdict::Reachable);
+    EXPECT_TRUE(r.trace->steps.empty());
+}
+
+TEST(ScEngine, ThreadsWithoutFinalAreUnconstrained) {
+    EXPECT_EQ(runBoth(R"(
+thread t0 initial a final b transition a b noop end
+thread t1 initial a transition a b check 0 end)")
+                  .verdict,
+              Verdict::Reachable);
+}
+
+TEST(ScEngine, GoalSpecAcceptsAnyNamedStateOfAThread) {
+    Program p = test::parse(R"(
+thread t initial a transition a b noop transition a c noop end
+thread u initial a transition a b noop end)");
+    EXPECT_EQ(runSc(p, parseGoalSpec(p, "t=c")).verdict, Verdict::Reachable);
+    EXPECT_EQ(runSc(p, parseGoalSpec(p, "t=b,t=c,u=b")).verdict, Verdict::Reachable);
+    Goal g = parseGoalSpec(p, "t=c,u=b");
+    EXPECT_EQ(g.describe(p), "t=c,u=b");
+    EXPECT_THROW(parseGoalSpec(p, "v=a"), GoalSpecError);
+    EXPECT_THROW(parseGoalSpec(p, "t=z"), GoalSpecError);
+    EXPECT_THROW(parseGoalSpec(p, "t"), GoalSpecError);
+    EXPECT_THROW(parseGoalSpec(p, "t=a,"), GoalSpecError);
+}
+
+// A counter that grows forever: the state space is infinite.
+constexpr const char* kUnbounded = R"(
+thread t initial a final never
+transition a a local r + r 1
+end)";
+
+TEST(ScEngine, StateLimitGivesUnknownNeverUnreachable) {
+    reach::Options o;
+    o.maxStates = 1000;
+    for (auto order : {reach::SearchOrder::Dfs, reach::SearchOrder::Bfs}) {
+        o.search = order;
+        reach::Result r = runSc(kUnbounded, o);
+        EXPECT_EQ(r.verdict, Verdict::Unknown);
+        EXPECT_NE(r.reason.find("--max-states"), std::string::npos) << r.reason;
+        EXPECT_LE(r.stats.states, 1001U);
+    }
+    // A limit that the search does not need changes nothing.
+    o.maxStates = 9;
+    EXPECT_EQ(runSc(R"(
+thread a initial p final z transition p q noop transition q r noop end
+thread b initial p final z transition p q noop transition q r noop end)",
+                    o)
+                  .verdict,
+              Verdict::Unreachable);
+}
+
+TEST(ScEngine, TimeoutGivesUnknown) {
+    reach::Options o;
+    o.timeoutSeconds = 0.2;
+    reach::Result r = runSc(kUnbounded, o);
+    EXPECT_EQ(r.verdict, Verdict::Unknown);
+    EXPECT_NE(r.reason.find("--timeout"), std::string::npos) << r.reason;
+    EXPECT_GE(r.stats.timeSeconds, 0.2);
+}
+
+TEST(ScEngine, MemoryLimitGivesUnknown) {
+    reach::Options o;
+    o.maxMemoryMb = 1; // below any process's resident size
+    reach::Result r = runSc(kUnbounded, o);
+    EXPECT_EQ(r.verdict, Verdict::Unknown);
+    EXPECT_NE(r.reason.find("--max-memory"), std::string::npos) << r.reason;
+}
+
+TEST(ScEngine, RegistryOffersSc) {
+    auto engines = reach::enginesFor(reach::MemoryModel::SC);
+    ASSERT_FALSE(engines.empty());
+    EXPECT_EQ(engines.front()->name, "explicit");
+    EXPECT_THROW(reach::makeEngine("nonesuch", reach::MemoryModel::SC), reach::EngineUnavailable);
+}
+
+} // namespace
+} // namespace tsoreach
