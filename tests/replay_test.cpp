@@ -166,3 +166,38 @@ thread t1 initial a final b transition a b noop end)");
 
 } // namespace
 } // namespace tsoreach
+
+namespace tsoreach {
+namespace {
+
+// An engine that claims reachability with a made-up trace: runChecked must
+// refuse to pass it on.
+class LyingEngine final : public reach::Engine {
+  public:
+    explicit LyingEngine(bool withTrace) : withTrace_(withTrace) {}
+    [[nodiscard]] std::string_view name() const override { return "liar"; }
+    [[nodiscard]] reach::MemoryModel model() const override { return reach::MemoryModel::SC; }
+    reach::Result run(const Program&, const Goal&, const reach::Options&) override {
+        reach::Result r;
+        r.verdict = reach::Verdict::Reachable;
+        if (withTrace_) {
+            r.trace = reach::Trace{};
+        }
+        return r;
+    }
+
+  private:
+    bool withTrace_;
+};
+
+TEST(RunChecked, RejectsATraceThatDoesNotReachTheGoal) {
+    Program p = test::parse("thread t initial a final b transition a b noop end");
+    Goal g = *defaultGoal(p);
+    LyingEngine liar(true);
+    EXPECT_THROW(reach::runChecked(liar, p, g, {}), reach::TraceReplayError);
+    LyingEngine silent(false);
+    EXPECT_THROW(reach::runChecked(silent, p, g, {}), reach::TraceReplayError);
+}
+
+} // namespace
+} // namespace tsoreach

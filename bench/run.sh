@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the benchmark families and prints a Markdown table of the measurements
+# (copy it into bench/RESULTS.md with the date and machine).
+#   bench/run.sh [TIMEOUT_SECONDS]     (default 300 per run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+timeout_s=${1:-300}
+bin=build/tsoreach
+[ -x "$bin" ] || { echo "build first: make build" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# name|file|extra args
+cases=()
+for n in 2 3 4; do
+  python3 bench/gen_lamport.py "$n" > "$work/lamport-$n.txt"
+  cases+=("lamport $n (bench/gen_lamport.py)|$work/lamport-$n.txt|")
+done
+cases+=("lamport-fast-3 (examples/)|examples/lamport-fast-3.txt|")
+cases+=("lamport 3 (Trencher corpus)|../shared/corpus/trencher-reachability/trenchres/lamport.txt|")
+for nk in "3 4" "3 5" "4 3"; do
+  set -- $nk
+  python3 bench/gen_counters.py "$1" "$2" > "$work/counters-$1-$2.txt"
+  cases+=("counters $1 $2 (bench/gen_counters.py)|$work/counters-$1-$2.txt|")
+done
+
+echo "| benchmark | model | search | verdict | states | transitions | time (s) | states/s | peak RSS (MB) |"
+echo "|---|---|---|---|---:|---:|---:|---:|---:|"
+for c in "${cases[@]}"; do
+  IFS='|' read -r name file extra <<<"$c"
+  [ -f "$file" ] || continue
+  for search in dfs bfs; do
+    "$bin" reach "$file" --model sc --search "$search" --timeout "$timeout_s" --json $extra \
+      > "$work/out.json" || true
+    python3 bench/row.py "$name" "$search" "$work/out.json"
+  done
+done
