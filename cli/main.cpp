@@ -21,11 +21,11 @@ namespace {
 using namespace tsoreach;
 
 // Exit codes (also in --help and README.md).
-constexpr int exitHolds = 0;      // unreachable / robust
-constexpr int exitInternal = 1;   // a bug in tsoreach
-constexpr int exitInput = 2;      // usage or input error
-constexpr int exitUnknown = 3;    // a bound, limit or timeout stopped the search
-constexpr int exitViolated = 10;  // reachable / not robust
+constexpr int exitHolds = 0;     // unreachable / robust
+constexpr int exitInternal = 1;  // a bug in tsoreach
+constexpr int exitInput = 2;     // usage or input error
+constexpr int exitUnknown = 3;   // a bound, limit or timeout stopped the search
+constexpr int exitViolated = 10; // reachable / not robust
 
 constexpr const char* exitCodeHelp = R"(Exit codes:
   0   the property holds (goal unreachable)
@@ -143,26 +143,36 @@ int run(int argc, char** argv, Context& ctx) {
     app.footer(exitCodeHelp);
 
     ReachArgs ra;
-    CLI::App* reachCmd = app.add_subcommand("reach", "Decide whether the goal states are reachable");
+    CLI::App* reachCmd =
+        app.add_subcommand("reach", "Decide whether the goal states are reachable");
     reachCmd->footer(exitCodeHelp);
-    reachCmd->add_option("FILE", ra.file, "Program file (language of docs/language.md)")->required();
-    reachCmd->add_option("--model", ra.model, "Memory model")
+    reachCmd->add_option("FILE", ra.file, "Program file (language of docs/language.md)")
+        ->required();
+    reachCmd
+        ->add_option("--model", ra.model, "Memory model (tso and pso: engines not implemented yet)")
         ->check(CLI::IsMember({"sc", "tso", "pso"}))
         ->capture_default_str();
-    reachCmd->add_option("--engine", ra.engine, "Engine (default: the best one for the model)");
-    reachCmd->add_option("--goal", ra.goals,
-                         "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
-                         "states; a thread named twice may be in either state")
+    reachCmd->add_option("--engine", ra.engine,
+                         "Engine: explicit (default: the best one for the model)");
+    reachCmd
+        ->add_option("--goal", ra.goals,
+                     "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
+                     "states; a thread named twice may be in either state")
         ->delimiter(',');
     reachCmd->add_flag("--json", ra.json, "Print one JSON object (docs/json.md)");
     reachCmd->add_option("--search", ra.search, "Search order; bfs gives a shortest trace")
         ->check(CLI::IsMember({"dfs", "bfs"}))
         ->capture_default_str();
-    reachCmd->add_option("--max-states", ra.maxStates, "Stop with 'unknown' beyond N states (0: no limit)")
+    reachCmd
+        ->add_option("--max-states", ra.maxStates,
+                     "Stop with 'unknown' beyond N states (0: no limit)")
         ->check(nonNegativeInteger);
-    reachCmd->add_option("--timeout", ra.timeout, "Stop with 'unknown' after S seconds (0: no limit)")
+    reachCmd
+        ->add_option("--timeout", ra.timeout, "Stop with 'unknown' after S seconds (0: no limit)")
         ->check(nonNegativeNumber);
-    reachCmd->add_option("--max-memory", ra.maxMemory, "Stop with 'unknown' beyond MB of memory (0: no limit)")
+    reachCmd
+        ->add_option("--max-memory", ra.maxMemory,
+                     "Stop with 'unknown' beyond MB of memory (0: no limit)")
         ->check(nonNegativeInteger);
     reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
 

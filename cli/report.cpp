@@ -63,8 +63,8 @@ std::string formatMb(double mb) {
 
 } // namespace
 
-std::string textReport(const Program& p, const Goal& g, const RunInfo& info,
-                       const reach::Result& r, bool withStats) {
+std::string textReport(const Program& p, const Goal& g, const RunInfo& info, const reach::Result& r,
+                       bool withStats) {
     std::ostringstream out;
     out << reach::name(r.verdict);
     if (r.verdict == reach::Verdict::Unknown) {
@@ -115,15 +115,13 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info,
     }
     if (withStats) {
         out << "model:        " << reach::name(info.model) << '\n';
-        out << "engine:       " << info.engine << " (" << reach::name(info.options.search)
-            << ")\n";
+        out << "engine:       " << info.engine << " (" << reach::name(info.options.search) << ")\n";
         out << "goal:         " << g.describe(p) << '\n';
         out << "states:       " << r.stats.states << '\n';
         out << "transitions:  " << r.stats.transitions << '\n';
         out << "time:         " << formatSeconds(r.stats.timeSeconds) << " s\n";
-        double rate = r.stats.timeSeconds > 0
-                          ? static_cast<double>(r.stats.states) / r.stats.timeSeconds
-                          : 0;
+        double rate =
+            r.stats.timeSeconds > 0 ? static_cast<double>(r.stats.states) / r.stats.timeSeconds : 0;
         out << "states/s:     " << static_cast<std::uint64_t>(rate) << '\n';
         out << "peak memory:  " << formatMb(r.stats.peakRssMb) << " MB\n";
     }

@@ -19,8 +19,8 @@ struct RunInfo {
     reach::Options options;
 };
 
-std::string textReport(const Program& p, const Goal& g, const RunInfo& info,
-                       const reach::Result& r, bool withStats);
+std::string textReport(const Program& p, const Goal& g, const RunInfo& info, const reach::Result& r,
+                       bool withStats);
 std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                        const reach::Result& r);
 

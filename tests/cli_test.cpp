@@ -95,7 +95,9 @@ transition a a local r + r 1
 end
 )";
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string firstLine(const std::string& s) {
+    return s.substr(0, s.find('\n'));
+}
 
 TEST_F(Cli, VersionAndHelp) {
     Outcome v = run("--version");
@@ -269,8 +271,8 @@ TEST_F(Cli, GoalOptionOverridesFinals) {
 
 TEST_F(Cli, GoalUnreachableInTheControlFlowGraphWarns) {
     Outcome r = run("reach " +
-                write("dead.txt", "thread t\ninitial a\nfinal z\ntransition a b noop\nend\n") +
-                " --model sc");
+                    write("dead.txt", "thread t\ninitial a\nfinal z\ntransition a b noop\nend\n") +
+                    " --model sc");
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.err.find(":1:1: warning: no goal state of thread 't'"), std::string::npos) << r.err;
 }

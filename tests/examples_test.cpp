@@ -65,7 +65,9 @@ struct Case {
 };
 
 // Keeps test names short in ctest listings.
-void PrintTo(const Case& c, std::ostream* os) { *os << c.file.filename().string(); }
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.file.filename().string();
+}
 
 std::vector<Case> allCases() {
     std::vector<Case> out;
@@ -107,9 +109,8 @@ TEST_P(ExampleVerdict, MatchesHeader) {
     o.search = c.search;
     o.timeoutSeconds = 120; // examples are small; a hang must not stall CI
     reach::Result r = reach::runChecked(*engine, p, *goal, o);
-    EXPECT_EQ(r.verdict, expected[c.model])
-        << c.file << " under " << reach::name(c.model) << ": " << reach::name(r.verdict) << " "
-        << r.reason;
+    EXPECT_EQ(r.verdict, expected[c.model]) << c.file << " under " << reach::name(c.model) << ": "
+                                            << reach::name(r.verdict) << " " << r.reason;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ExampleVerdict, ::testing::ValuesIn(allCases()), caseName);

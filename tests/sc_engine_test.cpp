@@ -152,9 +152,9 @@ thread t1 initial a final b transition a b unlock end)")
 }
 
 TEST(ScEngine, LockIsNotReentrant) {
-    EXPECT_EQ(runBoth("thread t initial a final c transition a b lock transition b c lock end")
-                  .verdict,
-              Verdict::Unreachable);
+    EXPECT_EQ(
+        runBoth("thread t initial a final c transition a b lock transition b c lock end").verdict,
+        Verdict::Unreachable);
     EXPECT_EQ(runBoth("thread t initial a final d transition a b lock transition b c unlock "
                       "transition c d lock end")
                   .verdict,

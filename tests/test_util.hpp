@@ -10,7 +10,9 @@
 
 namespace tsoreach::test {
 
-inline Program parse(const std::string& text) { return parseProgram(text, "test.txt"); }
+inline Program parse(const std::string& text) {
+    return parseProgram(text, "test.txt");
+}
 
 // Every file with extension `ext` below `dir`, sorted; empty if `dir` is absent.
 inline std::vector<std::filesystem::path> filesUnder(const std::filesystem::path& dir,

@@ -64,8 +64,8 @@ Goal parseGoalSpec(const Program& p, std::string_view spec) {
     std::size_t start = 0;
     while (start <= spec.size()) {
         std::size_t comma = spec.find(',', start);
-        std::string_view part =
-            spec.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        std::string_view part = spec.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         std::size_t eq = part.find('=');
         if (part.empty() || eq == std::string_view::npos || eq == 0 || eq + 1 == part.size()) {
             throw GoalSpecError("goal '" + std::string(spec) + "': expected THREAD=STATE, found '" +

@@ -122,9 +122,13 @@ std::string quote(std::string_view t) {
     return "'" + std::string(t) + "'";
 }
 
-std::string describe(const Token& t) { return t.eof() ? "end of file" : quote(t.text); }
+std::string describe(const Token& t) {
+    return t.eof() ? "end of file" : quote(t.text);
+}
 
-std::string at(SourcePos p) { return std::to_string(p.line) + ":" + std::to_string(p.col); }
+std::string at(SourcePos p) {
+    return std::to_string(p.line) + ":" + std::to_string(p.col);
+}
 
 struct RawTransition {
     Token from;
@@ -145,7 +149,8 @@ class Parser {
             if (cur().text == "thread") {
                 parseThread();
             } else if (isItemKeyword(cur().text)) {
-                fail(cur().pos, "'" + std::string(cur().text) + "' outside a thread (expected 'thread')");
+                fail(cur().pos,
+                     "'" + std::string(cur().text) + "' outside a thread (expected 'thread')");
             } else {
                 fail(cur().pos, "expected 'thread', found " + describe(cur()));
             }
@@ -181,8 +186,8 @@ class Parser {
     // since its position alone says what it is.
     Token takeName(const char* what, const char* after) {
         if (cur().eof()) {
-            fail(cur().pos, std::string("expected ") + what + " after '" + after +
-                               "', found end of file");
+            fail(cur().pos,
+                 std::string("expected ") + what + " after '" + after + "', found end of file");
         }
         return take();
     }
@@ -192,8 +197,8 @@ class Parser {
         Token name = takeName("a thread name", "thread");
         for (const Thread& t : prog_.threads) {
             if (t.name == name.text) {
-                fail(name.pos, "duplicate thread name " + quote(name.text) + " (first declared at " +
-                                   at(t.pos) + ")");
+                fail(name.pos, "duplicate thread name " + quote(name.text) +
+                                   " (first declared at " + at(t.pos) + ")");
             }
         }
         ThreadId tid(static_cast<std::uint32_t>(prog_.threads.size()));
@@ -206,7 +211,7 @@ class Parser {
         while (true) {
             if (cur().eof()) {
                 fail(cur().pos, "missing 'end' of thread " + quote(name.text) + " (opened at " +
-                                   at(kw.pos) + ")");
+                                    at(kw.pos) + ")");
             }
             Token item = take();
             if (item.text == "end") {
@@ -278,7 +283,8 @@ class Parser {
             tr.to = intern(r.to.text);
             tr.instr = r.instr;
             tr.pos = r.pos;
-            th.transitions.push_back(TransitionId(static_cast<std::uint32_t>(prog_.transitions.size())));
+            th.transitions.push_back(
+                TransitionId(static_cast<std::uint32_t>(prog_.transitions.size())));
             prog_.transitions.push_back(tr);
         }
         th.regNames = std::move(regNames_);
@@ -302,17 +308,18 @@ class Parser {
 
     RegId takeRegister(const char* instr) {
         if (cur().eof()) {
-            fail(cur().pos, std::string("expected a register after '") + instr +
-                               "', found end of file");
+            fail(cur().pos,
+                 std::string("expected a register after '") + instr + "', found end of file");
         }
         if (isItemKeyword(cur().text)) {
-            fail(cur().pos, "expected a register after '" + std::string(instr) + "', found keyword " +
-                               quote(cur().text));
+            fail(cur().pos, "expected a register after '" + std::string(instr) +
+                                "', found keyword " + quote(cur().text));
         }
         if (!isIdentifier(cur().text)) {
-            fail(cur().pos, "expected a register after '" + std::string(instr) + "', found " +
-                               quote(cur().text) +
-                               " (a register is letters, digits, '_' or '$', not starting with a digit)");
+            fail(cur().pos,
+                 "expected a register after '" + std::string(instr) + "', found " +
+                     quote(cur().text) +
+                     " (a register is letters, digits, '_' or '$', not starting with a digit)");
         }
         return internReg(take().text);
     }
@@ -373,8 +380,8 @@ class Parser {
         while (owed > 0) {
             if (cur().eof() || isItemKeyword(cur().text)) {
                 fail(cur().pos, std::string("expression cut short in '") + instr +
-                                   "': expected an operand, found " +
-                                   (cur().eof() ? "end of file" : "keyword " + quote(cur().text)));
+                                    "': expected an operand, found " +
+                                    (cur().eof() ? "end of file" : "keyword " + quote(cur().text)));
             }
             Token t = take();
             ExprNode node;

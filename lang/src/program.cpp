@@ -40,7 +40,9 @@ StateId findState(const Thread& t, std::string_view name) {
     return StateId(indexOf(t.stateNames, name));
 }
 
-RegId findReg(const Thread& t, std::string_view name) { return RegId(indexOf(t.regNames, name)); }
+RegId findReg(const Thread& t, std::string_view name) {
+    return RegId(indexOf(t.regNames, name));
+}
 
 bool operator==(const Program& a, const Program& b) {
     if (a.threads != b.threads || a.transitions.size() != b.transitions.size()) {

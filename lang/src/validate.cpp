@@ -14,7 +14,8 @@ std::vector<bool> controlReachable(const Program& p, ThreadId t) {
         boost::add_edge(tr.from.index(), tr.to.index(), g);
     }
     std::vector<boost::default_color_type> color(th.stateCount(), boost::white_color);
-    auto colors = boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g));
+    auto colors =
+        boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g));
     boost::breadth_first_visit(g, th.initial.index(), boost::color_map(colors));
     std::vector<bool> out(th.stateCount());
     for (std::size_t s = 0; s < out.size(); ++s) {

@@ -52,7 +52,8 @@ std::unique_ptr<Engine> makeEngine(std::string_view engineName, MemoryModel m) {
     throw EngineUnavailable("--model " + std::string(name(m)) + " is not implemented yet");
 }
 
-Result runChecked(Engine& engine, const Program& program, const Goal& goal, const Options& options) {
+Result runChecked(Engine& engine, const Program& program, const Goal& goal,
+                  const Options& options) {
     Result r = engine.run(program, goal, options);
     if (r.verdict == Verdict::Reachable) {
         if (!r.trace) {

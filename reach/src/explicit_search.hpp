@@ -17,8 +17,7 @@
 namespace tsoreach::reach {
 
 template <class Semantics>
-Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options,
-                      MemoryModel model) {
+Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model) {
     constexpr StateIndex noParent = 0xffffffffU;
     constexpr std::uint64_t checkEvery = 4096; // expansions between limit checks
 
@@ -71,32 +70,33 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options,
             auto stored = store.get(idx);
             current.assign(stored.begin(), stored.end());
 
-            sem.forEachSuccessor(current, next, [&](TransitionId id, std::span<const StateWord> succ) {
-                ++result.stats.transitions;
-                if (store.size() >= StateStore::maxStates) {
-                    stopReason = "more than 2^32 states";
-                    return false;
-                }
-                auto [succIdx, fresh] = store.insert(succ);
-                if (!fresh) {
+            sem.forEachSuccessor(
+                current, next, [&](TransitionId id, std::span<const StateWord> succ) {
+                    ++result.stats.transitions;
+                    if (store.size() >= StateStore::maxStates) {
+                        stopReason = "more than 2^32 states";
+                        return false;
+                    }
+                    auto [succIdx, fresh] = store.insert(succ);
+                    if (!fresh) {
+                        return true;
+                    }
+                    parent.push_back(idx);
+                    via.push_back(id);
+                    if (sem.isGoal(goal, succ)) {
+                        found = succIdx;
+                        return false;
+                    }
+                    if (options.maxStates != 0 && store.size() > options.maxStates) {
+                        stopReason = "state limit of " + std::to_string(options.maxStates) +
+                                     " reached (--max-states)";
+                        return false;
+                    }
+                    if (options.search == SearchOrder::Dfs) {
+                        stack.push_back(succIdx);
+                    }
                     return true;
-                }
-                parent.push_back(idx);
-                via.push_back(id);
-                if (sem.isGoal(goal, succ)) {
-                    found = succIdx;
-                    return false;
-                }
-                if (options.maxStates != 0 && store.size() > options.maxStates) {
-                    stopReason = "state limit of " + std::to_string(options.maxStates) +
-                                 " reached (--max-states)";
-                    return false;
-                }
-                if (options.search == SearchOrder::Dfs) {
-                    stack.push_back(succIdx);
-                }
-                return true;
-            });
+                });
 
             if (++expansions % checkEvery == 0) {
                 if (auto why = monitor.exceeded()) {

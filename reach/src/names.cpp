@@ -25,7 +25,9 @@ std::optional<MemoryModel> memoryModelFromName(std::string_view n) {
     return std::nullopt;
 }
 
-std::string_view name(SearchOrder o) { return o == SearchOrder::Dfs ? "dfs" : "bfs"; }
+std::string_view name(SearchOrder o) {
+    return o == SearchOrder::Dfs ? "dfs" : "bfs";
+}
 
 std::optional<SearchOrder> searchOrderFromName(std::string_view n) {
     if (n == "dfs") {

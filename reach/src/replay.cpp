@@ -19,7 +19,9 @@ struct Machine {
     std::optional<ThreadId> lockHolder;
 };
 
-std::string show(std::optional<Value> v) { return v ? std::to_string(*v) : "none"; }
+std::string show(std::optional<Value> v) {
+    return v ? std::to_string(*v) : "none";
+}
 
 class Replayer {
   public:
@@ -76,15 +78,15 @@ class Replayer {
         }
         const Transition& tr = p_.transition(s.transition);
         const Thread& th = p_.thread(s.thread);
-        const std::string what = "thread '" + th.name + "' transition " +
-                                 th.stateNames[tr.from.index()] + " -> " +
-                                 th.stateNames[tr.to.index()] + " (" + printInstruction(p_, tr) +
-                                 ")";
+        const std::string what =
+            "thread '" + th.name + "' transition " + th.stateNames[tr.from.index()] + " -> " +
+            th.stateNames[tr.to.index()] + " (" + printInstruction(p_, tr) + ")";
         if (tr.thread != s.thread) {
             return what + " belongs to another thread";
         }
         if (tr.from != m_.pc[s.thread.index()]) {
-            return what + " taken in state '" + th.stateNames[m_.pc[s.thread.index()].index()] + "'";
+            return what + " taken in state '" + th.stateNames[m_.pc[s.thread.index()].index()] +
+                   "'";
         }
         if (m_.lockHolder && *m_.lockHolder != s.thread) {
             return what + " while thread '" + p_.thread(*m_.lockHolder).name + "' holds the lock";

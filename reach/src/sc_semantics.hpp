@@ -145,7 +145,8 @@ class ScSemantics {
         std::size_t i = findPair(s, addr);
         bool present = i < s.size() && s[i] == addr;
         if (present && v == 0) {
-            s.erase(s.begin() + static_cast<std::ptrdiff_t>(i), s.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+            s.erase(s.begin() + static_cast<std::ptrdiff_t>(i),
+                    s.begin() + static_cast<std::ptrdiff_t>(i) + 2);
         } else if (present) {
             s[i + 1] = v;
         } else if (v != 0) {

@@ -40,7 +40,8 @@ class StateStore {
     [[nodiscard]] std::size_t size() const { return hashes_.size(); }
 
     [[nodiscard]] std::span<const StateWord> get(StateIndex i) const {
-        return std::span<const StateWord>(arena_).subspan(offsets_[i], offsets_[i + 1] - offsets_[i]);
+        return std::span<const StateWord>(arena_).subspan(offsets_[i],
+                                                          offsets_[i + 1] - offsets_[i]);
     }
 
     // Index of `s`, and whether it was new. Precondition: size() < maxStates.

@@ -69,7 +69,8 @@ Value applyOperator(ExprOp op, Value a, Value b);
 // Evaluates the prefix-order expression `nodes` with registers `regs`.
 // `stack` must hold at least stackDepth(nodes) values; engines size it once
 // per program so that evaluation never allocates.
-Value evaluate(std::span<const ExprNode> nodes, std::span<const Value> regs, std::span<Value> stack);
+Value evaluate(std::span<const ExprNode> nodes, std::span<const Value> regs,
+               std::span<Value> stack);
 
 // Number of stack slots evaluate() needs for `nodes`.
 std::size_t stackDepth(std::span<const ExprNode> nodes);

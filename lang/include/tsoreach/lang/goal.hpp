@@ -21,7 +21,9 @@ class Goal {
         return !constrained_[t.index()] || accepting_[t.index()][s.index()] != 0;
     }
     [[nodiscard]] bool empty() const { return constrainedThreads_.empty(); }
-    [[nodiscard]] std::span<const ThreadId> constrainedThreads() const { return constrainedThreads_; }
+    [[nodiscard]] std::span<const ThreadId> constrainedThreads() const {
+        return constrainedThreads_;
+    }
     [[nodiscard]] std::vector<StateId> acceptedStates(ThreadId t) const;
 
     // `pcs` holds one control state per thread, in thread order.

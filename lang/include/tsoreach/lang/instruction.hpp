@@ -17,9 +17,9 @@ namespace tsoreach {
     X(Write, "write")   /* write VALUE ADDR */                                                     \
     X(Local, "local")   /* local REG EXPR */                                                       \
     X(Check, "check")   /* check EXPR */                                                           \
-    X(Mfence, "mfence") /* mfence */                                                           \
-    X(Noop, "noop")     /* noop */                                                             \
-    X(Lock, "lock")     /* lock */                                                             \
+    X(Mfence, "mfence") /* mfence */                                                               \
+    X(Noop, "noop")     /* noop */                                                                 \
+    X(Lock, "lock")     /* lock */                                                                 \
     X(Unlock, "unlock") /* unlock */
 
 enum class InstrKind : std::uint8_t {

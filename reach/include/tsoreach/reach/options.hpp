@@ -17,9 +17,9 @@ std::optional<SearchOrder> searchOrderFromName(std::string_view name);
 
 struct Options {
     SearchOrder search = SearchOrder::Dfs;
-    std::uint64_t maxStates = 0;    // stored states
-    double timeoutSeconds = 0;      // wall clock
-    std::uint64_t maxMemoryMb = 0;  // resident set size of the process
+    std::uint64_t maxStates = 0;   // stored states
+    double timeoutSeconds = 0;     // wall clock
+    std::uint64_t maxMemoryMb = 0; // resident set size of the process
 };
 
 } // namespace tsoreach::reach
