@@ -2,10 +2,12 @@
 // chooses exit codes; the libraries return results or throw typed errors.
 
 #include "report.hpp"
+#include "trace_json.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/validate.hpp"
 #include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/replay.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -50,14 +52,37 @@ const CLI::Validator nonNegativeNumber(
     },
     "S>=0");
 
+const CLI::Validator positiveInteger(
+    [](std::string& v) {
+        bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos &&
+                      v.find_first_not_of('0') != std::string::npos;
+        return digits ? std::string() : "expected a positive integer, got '" + v + "'";
+    },
+    "K>=1");
+
+// "--engine" help: the engines of each model, from the registry.
+std::string engineHelp() {
+    std::string out = "Engine (default: the first listed for the model):";
+    for (auto m : {reach::MemoryModel::SC, reach::MemoryModel::TSO, reach::MemoryModel::PSO}) {
+        out += std::string(" ") + std::string(reach::name(m)) + ":";
+        for (const reach::EngineInfo* e : reach::enginesFor(m)) {
+            out += " " + std::string(e->name);
+        }
+        out += ";";
+    }
+    out.pop_back();
+    return out;
+}
+
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
 struct ReachArgs {
     std::string file;
-    std::string model = "sc";
+    std::string model = "tso";
     std::string engine;
+    std::size_t bufferBound = 4;
     std::vector<std::string> goals;
     bool json = false;
     bool stats = false;
@@ -75,6 +100,70 @@ struct Context {
     std::string engine;
 };
 
+// The goal of --goal options, else the program's final states; warns on
+// stderr about goal states that no path of their thread reaches.
+Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
+                const std::string& file) {
+    std::optional<Goal> goal;
+    if (!goals.empty()) {
+        std::string spec;
+        for (const std::string& g : goals) {
+            spec += (spec.empty() ? "" : ",") + g;
+        }
+        try {
+            goal = parseGoalSpec(program, spec);
+        } catch (const GoalSpecError& e) {
+            throw UsageError(e.what());
+        }
+    } else {
+        goal = defaultGoal(program);
+        if (!goal) {
+            throw InputError(file, {},
+                             "no thread declares a 'final' state, so the program has no goal; "
+                             "name one with --goal THREAD=STATE");
+        }
+    }
+    for (const Warning& w : checkGoal(program, *goal)) {
+        std::cerr << file << ':' << w.pos.line << ':' << w.pos.col << ": warning: " << w.message
+                  << '\n';
+    }
+    return *goal;
+}
+
+struct ReplayArgs {
+    std::string file;
+    std::string traceFile;
+    std::string model; // empty: the trace file's, else tso
+    std::vector<std::string> goals;
+    bool json = false;
+};
+
+// Exit 0 when the trace is legal and reaches the goal, 10 when it is not.
+int runReplay(const ReplayArgs& a, Context& ctx) {
+    Program program = parseProgramFile(a.file);
+    cli::LoadedTrace loaded = cli::loadTraceJson(program, a.traceFile);
+    reach::MemoryModel model = loaded.model.value_or(reach::MemoryModel::TSO);
+    if (!a.model.empty()) {
+        model = *reach::memoryModelFromName(a.model);
+    }
+    ctx.model = std::string(reach::name(model));
+    loaded.trace.model = model;
+    Goal goal = chooseGoal(program, a.goals, a.file);
+    reach::ReplayOutcome outcome =
+        reach::replayTrace(program, goal, loaded.trace, reach::Recorded::IfGiven);
+    if (a.json) {
+        std::cout << cli::replayJson(a.file, a.traceFile, model, goal, program, loaded.trace,
+                                     outcome);
+    } else if (outcome.ok) {
+        std::cout << "valid: the trace replays under " << reach::name(model)
+                  << " and the goal (" << goal.describe(program) << ") holds after step "
+                  << loaded.trace.goalStep << "\n";
+    } else {
+        std::cout << "invalid: " << outcome.error << "\n";
+    }
+    return outcome.ok ? exitHolds : exitViolated;
+}
+
 int runReach(const ReachArgs& a, Context& ctx) {
     ctx.model = a.model;
     Program program = parseProgramFile(a.file);
@@ -87,29 +176,7 @@ int runReach(const ReachArgs& a, Context& ctx) {
     }
     ctx.engine = std::string(engine->name());
 
-    std::optional<Goal> goal;
-    if (!a.goals.empty()) {
-        std::string spec;
-        for (const std::string& g : a.goals) {
-            spec += (spec.empty() ? "" : ",") + g;
-        }
-        try {
-            goal = parseGoalSpec(program, spec);
-        } catch (const GoalSpecError& e) {
-            throw UsageError(e.what());
-        }
-    } else {
-        goal = defaultGoal(program);
-        if (!goal) {
-            throw InputError(a.file, {},
-                             "no thread declares a 'final' state, so the program has no goal; "
-                             "name one with --goal THREAD=STATE");
-        }
-    }
-    for (const Warning& w : checkGoal(program, *goal)) {
-        std::cerr << a.file << ':' << w.pos.line << ':' << w.pos.col << ": warning: " << w.message
-                  << '\n';
-    }
+    std::optional<Goal> goal = chooseGoal(program, a.goals, a.file);
 
     cli::RunInfo info;
     info.command = "reach";
@@ -121,6 +188,7 @@ int runReach(const ReachArgs& a, Context& ctx) {
     info.options.timeoutSeconds = a.timeout;
     info.options.maxMemoryMb = a.maxMemory;
 
+    info.options.bufferBound = a.bufferBound;
     reach::Result result = reach::runChecked(*engine, program, *goal, info.options);
     std::cout << (a.json ? cli::jsonReport(program, *goal, info, result)
                          : cli::textReport(program, *goal, info, result, a.stats));
@@ -148,12 +216,17 @@ int run(int argc, char** argv, Context& ctx) {
     reachCmd->footer(exitCodeHelp);
     reachCmd->add_option("FILE", ra.file, "Program file (language of docs/language.md)")
         ->required();
-    reachCmd
-        ->add_option("--model", ra.model, "Memory model (tso and pso: engines not implemented yet)")
+    reachCmd->add_option("--model", ra.model, "Memory model")
         ->check(CLI::IsMember({"sc", "tso", "pso"}))
         ->capture_default_str();
-    reachCmd->add_option("--engine", ra.engine,
-                         "Engine: explicit (default: the best one for the model)");
+    reachCmd->add_option("--engine", ra.engine, engineHelp());
+    reachCmd
+        ->add_option("--buffer-bound", ra.bufferBound,
+                     "TSO/PSO: at most K buffered stores per thread that has a control-flow "
+                     "cycle (acyclic threads are never capped); if the cap blocks a store, "
+                     "'unreachable' becomes 'unknown'")
+        ->check(positiveInteger)
+        ->capture_default_str();
     reachCmd
         ->add_option("--goal", ra.goals,
                      "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
@@ -175,6 +248,21 @@ int run(int argc, char** argv, Context& ctx) {
                      "Stop with 'unknown' beyond MB of memory (0: no limit)")
         ->check(nonNegativeInteger);
     reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
+
+    ReplayArgs pa;
+    CLI::App* replayCmd = app.add_subcommand(
+        "replay", "Check a trace (JSON, as in docs/json.md) step by step against the program");
+    replayCmd->footer("Exit codes: 0 the trace is legal and reaches the goal, 10 it is not, "
+                      "2 usage or input error, 1 internal error.");
+    replayCmd->add_option("FILE", pa.file, "Program file")->required();
+    replayCmd->add_option("TRACE", pa.traceFile, "Trace: a reach --json report or an array of steps")
+        ->required();
+    replayCmd
+        ->add_option("--model", pa.model, "Memory model (default: the report's, else tso)")
+        ->check(CLI::IsMember({"sc", "tso", "pso"}));
+    replayCmd->add_option("--goal", pa.goals, "Goal THREAD=STATE[,...] (default: final states)")
+        ->delimiter(',');
+    replayCmd->add_flag("--json", pa.json, "Print one JSON object");
 
     std::string printFile;
     CLI::App* printCmd = app.add_subcommand("print", "Print the program in canonical form");
@@ -203,6 +291,11 @@ int run(int argc, char** argv, Context& ctx) {
         ctx.command = "reach";
         ctx.file = ra.file;
         return runReach(ra, ctx);
+    }
+    if (*replayCmd) {
+        ctx.command = "replay";
+        ctx.file = pa.file;
+        return runReplay(pa, ctx);
     }
     ctx.command = "print";
     ctx.file = printFile;

@@ -21,18 +21,21 @@ std::string kindName(const Program& p, const TraceStep& s) {
 }
 
 // What a step did, e.g. "mem[1] := 1" or "r := 0".
-std::string effect(const Program& p, const TraceStep& s) {
+std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& s) {
     auto num = [](std::optional<Value> v) { return v ? std::to_string(*v) : std::string("?"); };
     if (s.kind == StepKind::Flush) {
-        return "mem[" + num(s.addr) + "] := " + num(s.value) + " (flushed)";
+        return "mem[" + num(s.addr) + "] := " + num(s.value);
     }
     const Transition& tr = p.transition(s.transition);
     const Thread& th = p.thread(s.thread);
     switch (tr.instr.kind) {
     case InstrKind::Read:
-        return th.regNames[tr.instr.reg.index()] + " := " + num(s.value) + " (mem[" + num(s.addr) +
-               "])";
+        return th.regNames[tr.instr.reg.index()] + " := " + num(s.value) + " (" +
+               (s.forwarded.value_or(false) ? "own buffer, " : "") + "mem[" + num(s.addr) + "])";
     case InstrKind::Write:
+        if (model != reach::MemoryModel::SC) {
+            return "buffer += mem[" + num(s.addr) + "] := " + num(s.value);
+        }
         return "mem[" + num(s.addr) + "] := " + num(s.value);
     case InstrKind::Local:
         return th.regNames[tr.instr.reg.index()] + " := " + num(s.value);
@@ -79,13 +82,13 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
         for (const TraceStep& s : r.trace->steps) {
             const Thread& th = p.thread(s.thread);
             if (s.kind == StepKind::Flush) {
-                rows.push_back({std::to_string(++n), th.name, "", "flush", "", effect(p, s)});
+                rows.push_back({std::to_string(++n), th.name, "", "flush", "", effect(p, info.model, s)});
                 continue;
             }
             const Transition& tr = p.transition(s.transition);
             rows.push_back({std::to_string(++n), th.name,
                             th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
-                            printInstruction(p, tr), std::to_string(tr.pos.line), effect(p, s)});
+                            printInstruction(p, tr), std::to_string(tr.pos.line), effect(p, info.model, s)});
         }
         std::vector<std::size_t> width(rows[0].size(), 0);
         for (const auto& row : rows) {
@@ -108,6 +111,11 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
                 line.pop_back();
             }
             out << line << '\n';
+        }
+        if (r.trace->goalStep < r.trace->steps.size()) {
+            out << "(the goal holds after step " << r.trace->goalStep << "; steps "
+                << r.trace->goalStep + 1 << "-" << r.trace->steps.size()
+                << " flush the stores still buffered)\n";
         }
         if (r.trace->steps.empty()) {
             out << "(the initial state satisfies the goal)\n";
@@ -138,6 +146,9 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
     j["model"] = reach::name(info.model);
     j["engine"] = info.engine;
     j["search"] = reach::name(info.options.search);
+    if (info.model != reach::MemoryModel::SC) {
+        j["buffer_bound"] = info.options.bufferBound;
+    }
     j["verdict"] = reach::name(r.verdict);
     if (r.verdict == reach::Verdict::Unknown) {
         j["reason"] = r.reason;
@@ -176,14 +187,41 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
             if (s.value) {
                 step["value"] = *s.value;
             }
+            if (s.forwarded) {
+                step["source"] = *s.forwarded ? "buffer" : "memory";
+            }
             trace.push_back(step);
         }
     }
     j["trace"] = trace;
+    if (r.trace) {
+        j["goal_step"] = r.trace->goalStep;
+    }
     j["stats"] = {{"states", r.stats.states},
                   {"transitions", r.stats.transitions},
                   {"time_s", r.stats.timeSeconds},
                   {"peak_rss_mb", r.stats.peakRssMb}};
+    return j.dump(2) + "\n";
+}
+
+std::string replayJson(const std::string& file, const std::string& traceFile,
+                       reach::MemoryModel model, const Goal& g, const Program& p,
+                       const reach::Trace& trace, const reach::ReplayOutcome& outcome) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "replay";
+    j["file"] = file;
+    j["trace_file"] = traceFile;
+    j["model"] = reach::name(model);
+    j["goal"] = g.describe(p);
+    j["steps"] = trace.steps.size();
+    j["goal_step"] = trace.goalStep;
+    j["verdict"] = outcome.ok ? "valid" : "invalid";
+    if (!outcome.ok) {
+        j["failed_step"] = outcome.failedStep;
+        j["error"] = outcome.error;
+    }
     return j.dump(2) + "\n";
 }
 

@@ -6,6 +6,7 @@
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/replay.hpp"
 
 #include <string>
 
@@ -23,5 +24,10 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
                        bool withStats);
 std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                        const reach::Result& r);
+
+// The result of `tsoreach replay --json`.
+std::string replayJson(const std::string& file, const std::string& traceFile,
+                       reach::MemoryModel model, const Goal& g, const Program& p,
+                       const reach::Trace& trace, const reach::ReplayOutcome& outcome);
 
 } // namespace tsoreach::cli

@@ -232,8 +232,16 @@ TEST_F(Cli, InputAndUsageErrorsExitTwo) {
     std::vector<Case> cases = {
         {"reach " + (dir / "missing.txt").string(), "cannot open file"},
         {"reach " + dir.string(), "is a directory"},
-        {"reach " + sb + " --model tso", "--model tso is not implemented yet"},
-        {"reach " + sb + " --model pso", "--model pso is not implemented yet"},
+        {"reach " + sb + " --buffer-bound 0", "--buffer-bound"},
+        {"reach " + sb + " --buffer-bound x", "--buffer-bound"},
+        {"replay " + sb, "TRACE"},
+        {"replay " + sb + " " + (dir / "missing.json").string(), "cannot open trace file"},
+        {"replay " + sb + " " + write("bad.json", "{not json"), "not valid JSON"},
+        {"replay " + sb + " " + write("nothread.json", R"([{"thread":"zz","kind":"noop"}])"),
+         "no thread named 'zz'"},
+        {"replay " + sb + " " +
+             write("notrans.json", R"([{"thread":"t0","kind":"write","from":"a","to":"c"}])"),
+         "has no write transition a -> c"},
         {"reach " + sb + " --model arm", "--model"},
         {"reach " + sb + " --search sideways", "--search"},
         {"reach " + sb + " --goal t9=a", "no thread named 't9'"},
@@ -263,6 +271,8 @@ TEST_F(Cli, GoalOptionOverridesFinals) {
     EXPECT_EQ(run("reach " + f + " --model sc --goal w=c").code, 10);
     EXPECT_EQ(run("reach " + f + " --model sc --goal w=a,r=d").code, 0);
     EXPECT_EQ(run("reach " + f + " --model sc --goal w=a --goal r=d").code, 0);
+    // Under TSO the writes may stay buffered: w at c does not publish them.
+    EXPECT_EQ(run("reach " + f + " --model tso --goal w=a,r=d").code, 0);
     EXPECT_EQ(run("reach " + write("nogoal.txt", "thread t initial a transition a b noop end\n") +
                   " --model sc --goal t=b")
                   .code,
@@ -287,9 +297,95 @@ TEST_F(Cli, PrintIsCanonicalAndReparses) {
     EXPECT_EQ(again.out, r.out);
 }
 
-TEST_F(Cli, DefaultModelIsSc) {
+TEST_F(Cli, DefaultModelIsTso) {
     Outcome r = run("reach " + write("sb.txt", kSb) + " --json");
-    EXPECT_EQ(nlohmann::json::parse(r.out)["model"], "sc");
+    EXPECT_EQ(r.code, 10);
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["model"], "tso");
+    EXPECT_EQ(j["buffer_bound"], 4);
+}
+
+TEST_F(Cli, TsoTraceShowsDelayedStoresAndFlushes) {
+    Outcome r = run("reach " + write("sb.txt", kSb) + " --model tso --search bfs");
+    EXPECT_EQ(r.code, 10) << r.err;
+    EXPECT_NE(r.out.find("buffer += mem[0] := 1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("r := 0 (mem[1])"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("flush"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(the goal holds after step 6; steps 7-8 flush"), std::string::npos)
+        << r.out;
+    Outcome j = run("reach " + write("sb2.txt", kSb) + " --model tso --search bfs --json");
+    nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["goal_step"], 6);
+    ASSERT_EQ(doc["trace"].size(), 8U);
+    EXPECT_EQ(doc["trace"][1]["source"], "memory");
+    EXPECT_EQ(doc["trace"][7]["kind"], "flush");
+    EXPECT_TRUE(doc["trace"][7].contains("addr"));
+    EXPECT_TRUE(doc["trace"][7].contains("value"));
+    EXPECT_FALSE(doc["trace"][7].contains("from"));
+}
+
+TEST_F(Cli, ModelsOrderTheVerdicts) {
+    std::string sb = write("sb.txt", kSb);
+    EXPECT_EQ(run("reach " + sb + " --model sc").code, 0);
+    EXPECT_EQ(run("reach " + sb + " --model tso").code, 10);
+    EXPECT_EQ(run("reach " + sb + " --model pso").code, 10);
+    std::string mp = write("mp.txt", R"(thread w initial a
+transition a b write 1 0
+transition b c write 1 1
+end
+thread r initial a final d
+transition a b read y 1
+transition b c read x 0
+transition c d check && == y 1 == x 0
+end
+)");
+    EXPECT_EQ(run("reach " + mp + " --model sc").code, 0);
+    EXPECT_EQ(run("reach " + mp + " --model tso").code, 0);
+    EXPECT_EQ(run("reach " + mp + " --model pso").code, 10);
+}
+
+TEST_F(Cli, BufferBoundMakesANegativeAnswerUnknown) {
+    // A thread that stores forever and never fences: its buffer is unbounded.
+    std::string f = write("loop.txt", R"(thread t initial a final never
+transition a a write 1 0
+end
+)");
+    Outcome r = run("reach " + f + " --model tso --buffer-bound 2");
+    EXPECT_EQ(r.code, 3);
+    EXPECT_EQ(firstLine(r.out).rfind("unknown: buffer bound 2 reached (--buffer-bound)", 0), 0U)
+        << r.out;
+    EXPECT_EQ(run("reach " + f + " --model sc").code, 0);
+}
+
+TEST_F(Cli, ReplayAcceptsOwnTracesAndRejectsTamperedOnes) {
+    std::string sb = write("sb.txt", kSb);
+    Outcome r = run("reach " + sb + " --model tso --search bfs --json");
+    ASSERT_EQ(r.code, 10);
+    std::string report = write("sb.json", r.out);
+    Outcome ok = run("replay " + sb + " " + report);
+    EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+    EXPECT_EQ(firstLine(ok.out).rfind("valid: the trace replays under tso", 0), 0U) << ok.out;
+    // The same steps are not an SC execution.
+    Outcome sc = run("replay " + sb + " " + report + " --model sc");
+    EXPECT_EQ(sc.code, 10);
+    EXPECT_EQ(firstLine(sc.out).rfind("invalid: at step 5:", 0), 0U) << sc.out;
+    // A load that claims its own buffer served it.
+    nlohmann::json doc = nlohmann::json::parse(r.out);
+    doc["trace"][1]["source"] = "buffer";
+    Outcome bad = run("replay " + sb + " " + write("bad.json", doc.dump()) + " --json");
+    EXPECT_EQ(bad.code, 10);
+    nlohmann::json out = nlohmann::json::parse(bad.out);
+    EXPECT_EQ(out["verdict"], "invalid");
+    EXPECT_EQ(out["failed_step"], 2);
+    // A bare array of steps, without values, is checked as far as it goes.
+    nlohmann::json bare = nlohmann::json::array();
+    const nlohmann::json original = nlohmann::json::parse(r.out);
+    for (auto step : original["trace"]) {
+        step.erase("value");
+        bare.push_back(step);
+    }
+    Outcome lenient = run("replay " + sb + " " + write("bare.json", bare.dump()));
+    EXPECT_EQ(lenient.code, 0) << lenient.out << lenient.err;
 }
 
 } // namespace

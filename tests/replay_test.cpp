@@ -37,7 +37,11 @@ class Replay : public ::testing::Test {
         trace = *r.trace;
         ASSERT_EQ(trace.steps.size(), 5U);
     }
-    ReplayOutcome replay(const Trace& t) { return reach::replayTrace(program, *goal, t); }
+    // Replays `t` with the goal expected after its last step.
+    ReplayOutcome replay(Trace t) {
+        t.goalStep = t.steps.size();
+        return reach::replayTrace(program, *goal, t);
+    }
 
     // A hand-written valid trace: w writes both, r reads both, r checks.
     Trace handTrace() {
@@ -53,6 +57,8 @@ class Replay : public ::testing::Test {
         Trace t;
         t.steps = {step(0, 0, 0, 1), step(0, 1, 1, 1), step(1, 2, 1, 1), step(1, 3, 0, 1),
                    step(1, 4, std::nullopt, std::nullopt)};
+        t.steps[2].forwarded = false; // reads record where their value came from
+        t.steps[3].forwarded = false;
         return t;
     }
 
@@ -65,6 +71,30 @@ TEST_F(Replay, AcceptsTheEngineTraceAndAHandTrace) {
     EXPECT_TRUE(replay(trace).ok) << replay(trace).error;
     ReplayOutcome o = replay(handTrace());
     EXPECT_TRUE(o.ok) << o.error;
+}
+
+TEST_F(Replay, RecordedFieldsAreRequiredUnlessOnlyCheckedIfGiven) {
+    Trace t = handTrace();
+    t.goalStep = t.steps.size();
+    for (TraceStep& s : t.steps) {
+        s.addr.reset();
+        s.value.reset();
+        s.forwarded.reset();
+    }
+    EXPECT_FALSE(reach::replayTrace(program, *goal, t).ok);
+    ReplayOutcome lenient = reach::replayTrace(program, *goal, t, reach::Recorded::IfGiven);
+    EXPECT_TRUE(lenient.ok) << lenient.error;
+    // What is given is still checked.
+    t.steps[2].value = 0;
+    EXPECT_FALSE(reach::replayTrace(program, *goal, t, reach::Recorded::IfGiven).ok);
+}
+
+TEST_F(Replay, OnlyFlushesMayFollowTheGoalStep) {
+    Trace t = handTrace();
+    t.goalStep = 4; // the check (step 5) is an instruction after the goal step
+    EXPECT_FALSE(reach::replayTrace(program, *goal, t).ok);
+    t.goalStep = 9;
+    EXPECT_FALSE(reach::replayTrace(program, *goal, t).ok);
 }
 
 TEST_F(Replay, RejectsATamperedValue) {
@@ -154,6 +184,7 @@ thread t1 initial a final b transition a b noop end)");
     noop.thread = ThreadId(1);
     noop.transition = TransitionId(2);
     t.steps = {lock, noop};
+    t.goalStep = 2;
     ReplayOutcome o = reach::replayTrace(p, g, t);
     EXPECT_FALSE(o.ok);
     EXPECT_NE(o.error.find("holds the lock"), std::string::npos) << o.error;
@@ -161,6 +192,7 @@ thread t1 initial a final b transition a b noop end)");
     unlock.thread = ThreadId(0);
     unlock.transition = TransitionId(1);
     t.steps = {lock, unlock, noop};
+    t.goalStep = 3;
     EXPECT_TRUE(reach::replayTrace(p, g, t).ok);
 }
 

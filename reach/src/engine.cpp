@@ -17,7 +17,7 @@ std::span<const EngineInfo> engineRegistry() {
     static const std::vector<EngineInfo> registry = {
         {"explicit",
          "explicit-state search over the operational semantics (--search dfs|bfs)",
-         {MemoryModel::SC},
+         {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
          [](MemoryModel m) { return std::make_unique<ExplicitEngine>(m); }},
     };
     return registry;

@@ -4,6 +4,7 @@
 // stack of state indices, BFS walks the store in discovery order, which is
 // already a FIFO queue. Parent links give the trace.
 
+#include "operational_semantics.hpp"
 #include "resource_monitor.hpp"
 #include "state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
@@ -25,7 +26,7 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
     Result result;
     StateStore store;
     std::vector<StateIndex> parent;
-    std::vector<TransitionId> via;
+    std::vector<StepCode> via;
     std::vector<StateWord> current;
     std::vector<StateWord> next;
     std::vector<StateIndex> stack;
@@ -44,7 +45,7 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         sem.initialState(current);
         store.insert(current);
         parent.push_back(noParent);
-        via.push_back(TransitionId::invalid());
+        via.push_back(StepCode{});
         if (sem.isGoal(goal, current)) {
             found = 0;
         }
@@ -71,7 +72,7 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             current.assign(stored.begin(), stored.end());
 
             sem.forEachSuccessor(
-                current, next, [&](TransitionId id, std::span<const StateWord> succ) {
+                current, next, [&](StepCode code, std::span<const StateWord> succ) {
                     ++result.stats.transitions;
                     if (store.size() >= StateStore::maxStates) {
                         stopReason = "more than 2^32 states";
@@ -82,7 +83,7 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                         return true;
                     }
                     parent.push_back(idx);
-                    via.push_back(id);
+                    via.push_back(code);
                     if (sem.isGoal(goal, succ)) {
                         found = succIdx;
                         return false;
@@ -127,11 +128,36 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             current.assign(from.begin(), from.end());
             trace.steps.push_back(sem.describe(current, via[path[k]]));
         }
+        trace.goalStep = trace.steps.size();
+        // Drain the buffers: flushes keep the goal, and they show the user
+        // where the delayed stores land.
+        auto goalState = store.get(found);
+        current.assign(goalState.begin(), goalState.end());
+        std::vector<StateWord> drained;
+        for (bool flushed = true; flushed;) {
+            flushed = false;
+            sem.forEachSuccessor(current, next, [&](StepCode code, std::span<const StateWord> succ) {
+                if (!code.isFlush()) {
+                    return true;
+                }
+                trace.steps.push_back(sem.describe(current, code));
+                drained.assign(succ.begin(), succ.end());
+                flushed = true;
+                return false;
+            });
+            current.swap(drained);
+        }
         result.trace = std::move(trace);
         return finish(Verdict::Reachable);
     }
     if (!stopReason.empty()) {
         result.reason = stopReason;
+        return finish(Verdict::Unknown);
+    }
+    if (sem.boundHit()) {
+        result.reason = "buffer bound " + std::to_string(options.bufferBound) +
+                        " reached (--buffer-bound): a store was blocked, so the search "
+                        "did not cover every state";
         return finish(Verdict::Unknown);
     }
     return finish(Verdict::Unreachable);

@@ -1,6 +1,7 @@
 #pragma once
 // Search options shared by the engines. 0 means "no limit" for every limit.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -20,6 +21,9 @@ struct Options {
     std::uint64_t maxStates = 0;   // stored states
     double timeoutSeconds = 0;     // wall clock
     std::uint64_t maxMemoryMb = 0; // resident set size of the process
+    // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
+    // may hold. A store it blocks makes a negative answer `unknown`.
+    std::size_t bufferBound = 4;
 };
 
 } // namespace tsoreach::reach

@@ -17,9 +17,16 @@ struct ReplayOutcome {
     std::string error;          // empty when ok
 };
 
+enum class Recorded {
+    Required, // every address, value and load source must be recorded (engines)
+    IfGiven,  // check only what the trace records (traces written by hand or other tools)
+};
+
 // Replays `trace` on `program` under `trace.model` from the initial state and
-// checks that every step is enabled, that its recorded address and value are
-// the ones the step produces, and that the last state satisfies `goal`.
-ReplayOutcome replayTrace(const Program& program, const Goal& goal, const Trace& trace);
+// checks that every step is enabled, that its recorded address, value and
+// load source are the ones the step produces, that the state after
+// `trace.goalStep` steps satisfies `goal`, and that only flushes follow.
+ReplayOutcome replayTrace(const Program& program, const Goal& goal, const Trace& trace,
+                          Recorded recorded = Recorded::Required);
 
 } // namespace tsoreach::reach

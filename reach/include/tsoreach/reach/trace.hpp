@@ -22,12 +22,16 @@ struct TraceStep {
     std::optional<Value> addr; // read, write, flush: the address accessed
     // read: value read; write, flush: value stored; local: value assigned
     std::optional<Value> value;
+    std::optional<bool> forwarded; // read: served by the thread's own store buffer?
     friend bool operator==(const TraceStep&, const TraceStep&) = default;
 };
 
 struct Trace {
     MemoryModel model = MemoryModel::SC;
     std::vector<TraceStep> steps;
+    // The goal holds after the first goalStep steps. Under TSO/PSO the steps
+    // after it only flush the stores still buffered, to show where they land.
+    std::size_t goalStep = 0;
     friend bool operator==(const Trace&, const Trace&) = default;
 };
 

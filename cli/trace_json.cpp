@@ -1,0 +1,135 @@
+#include "trace_json.hpp"
+
+#include "tsoreach/lang/printer.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace tsoreach::cli {
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<Value> optionalValue(const json& step, const char* key, const std::string& where,
+                                   const std::string& path) {
+    if (!step.contains(key)) {
+        return std::nullopt;
+    }
+    if (!step[key].is_number_integer()) {
+        throw InputError(path, {}, where + ": '" + key + "' must be an integer");
+    }
+    return step[key].get<Value>();
+}
+
+std::string stringField(const json& step, const char* key, const std::string& where,
+                        const std::string& path) {
+    if (!step.contains(key) || !step[key].is_string()) {
+        throw InputError(path, {}, where + ": missing string field '" + key + "'");
+    }
+    return step[key].get<std::string>();
+}
+
+} // namespace
+
+LoadedTrace loadTraceJson(const Program& p, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw InputError(path, {}, "cannot open trace file");
+    }
+    json doc = json::parse(in, nullptr, false);
+    if (doc.is_discarded()) {
+        throw InputError(path, {}, "not valid JSON");
+    }
+    LoadedTrace out;
+    const json* steps = &doc;
+    if (doc.is_object()) {
+        if (!doc.contains("trace")) {
+            throw InputError(path, {}, "a JSON object without a 'trace' array");
+        }
+        steps = &doc["trace"];
+        if (doc.contains("model") && doc["model"].is_string()) {
+            out.model = reach::memoryModelFromName(doc["model"].get<std::string>());
+        }
+    }
+    if (!steps->is_array()) {
+        throw InputError(path, {}, "'trace' must be an array of steps");
+    }
+    for (std::size_t i = 0; i < steps->size(); ++i) {
+        const json& js = (*steps)[i];
+        const std::string where = "step " + std::to_string(i + 1);
+        if (!js.is_object()) {
+            throw InputError(path, {}, where + ": a step must be a JSON object");
+        }
+        reach::TraceStep step;
+        const std::string threadName = stringField(js, "thread", where, path);
+        step.thread = p.findThread(threadName);
+        if (!step.thread.valid()) {
+            throw InputError(path, {}, where + ": no thread named '" + threadName + "'");
+        }
+        const Thread& th = p.thread(step.thread);
+        step.addr = optionalValue(js, "addr", where, path);
+        step.value = optionalValue(js, "value", where, path);
+        const std::string kind = stringField(js, "kind", where, path);
+        if (kind == "flush") {
+            step.kind = reach::StepKind::Flush;
+            out.trace.steps.push_back(step);
+            continue;
+        }
+        // An instruction step names its transition by source and target state,
+        // narrowed by instruction text and line when they are given.
+        const std::string from = stringField(js, "from", where, path);
+        const std::string to = stringField(js, "to", where, path);
+        std::optional<std::string> text;
+        if (js.contains("instruction") && js["instruction"].is_string()) {
+            text = js["instruction"].get<std::string>();
+        }
+        std::optional<std::uint32_t> line;
+        if (js.contains("line") && js["line"].is_number_unsigned()) {
+            line = js["line"].get<std::uint32_t>();
+        }
+        TransitionId match;
+        for (TransitionId id : th.transitions) {
+            const Transition& tr = p.transition(id);
+            if (th.stateNames[tr.from.index()] != from || th.stateNames[tr.to.index()] != to ||
+                std::string(keyword(tr.instr.kind)) != kind) {
+                continue;
+            }
+            if (text && printInstruction(p, tr) != *text) {
+                continue;
+            }
+            if (line && tr.pos.line != *line) {
+                continue;
+            }
+            match = id;
+            break;
+        }
+        if (!match.valid()) {
+            throw InputError(path, {},
+                             where + ": thread '" + threadName + "' has no " + kind +
+                                 " transition " + from + " -> " + to +
+                                 (text ? " (" + *text + ")" : std::string()));
+        }
+        step.transition = match;
+        if (js.contains("source")) {
+            if (js["source"] == "buffer") {
+                step.forwarded = true;
+            } else if (js["source"] == "memory") {
+                step.forwarded = false;
+            } else {
+                throw InputError(path, {}, where + ": 'source' must be \"buffer\" or \"memory\"");
+            }
+        }
+        out.trace.steps.push_back(step);
+    }
+    out.trace.goalStep = out.trace.steps.size();
+    if (doc.is_object() && doc.contains("goal_step")) {
+        if (!doc["goal_step"].is_number_unsigned()) {
+            throw InputError(path, {}, "'goal_step' must be a non-negative integer");
+        }
+        out.trace.goalStep = doc["goal_step"].get<std::size_t>();
+    }
+    return out;
+}
+
+} // namespace tsoreach::cli

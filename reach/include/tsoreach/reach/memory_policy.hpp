@@ -1,0 +1,55 @@
+#pragma once
+// Memory-model policies: the rules of language.md's table that differ between
+// SC, TSO and PSO, in one place for every engine.
+//
+// A thread's store buffer is a sequence of (address, value) entries, oldest
+// first. TSO keeps it in program order (one FIFO). PSO has one FIFO per
+// address; we keep its entries grouped by ascending address, each group in
+// FIFO order, which is a canonical form of the per-address FIFOs. For both:
+//   - a load is served by the newest entry of its address (the last such
+//     entry in the sequence), else by memory;
+//   - mfence, lock and unlock need the thread's buffer empty.
+
+#include "tsoreach/lang/value.hpp"
+#include "tsoreach/reach/model.hpp"
+
+#include <cstddef>
+
+namespace tsoreach::reach {
+
+struct ScPolicy {
+    static constexpr MemoryModel model = MemoryModel::SC;
+    static constexpr bool buffered = false;
+};
+
+struct TsoPolicy {
+    static constexpr MemoryModel model = MemoryModel::TSO;
+    static constexpr bool buffered = true;
+    // Entry index at which a new store to `addr` enters a buffer whose entry
+    // addresses are addrAt(0..len-1): the end of the one FIFO.
+    template <class AddrAt> static std::size_t insertAt(std::size_t len, Value, AddrAt&&) {
+        return len;
+    }
+    // Whether entry i may be flushed next: only the oldest one.
+    template <class AddrAt> static bool flushable(std::size_t i, AddrAt&&) { return i == 0; }
+};
+
+struct PsoPolicy {
+    static constexpr MemoryModel model = MemoryModel::PSO;
+    static constexpr bool buffered = true;
+    // After every entry of an address <= addr: the end of addr's FIFO.
+    template <class AddrAt>
+    static std::size_t insertAt(std::size_t len, Value addr, AddrAt&& addrAt) {
+        std::size_t i = len;
+        while (i > 0 && addrAt(i - 1) > addr) {
+            --i;
+        }
+        return i;
+    }
+    // The oldest entry of each address may be flushed.
+    template <class AddrAt> static bool flushable(std::size_t i, AddrAt&& addrAt) {
+        return i == 0 || addrAt(i - 1) != addrAt(i);
+    }
+};
+
+} // namespace tsoreach::reach

@@ -1,0 +1,306 @@
+#pragma once
+// The operational semantics of language.md for the explicit engine: state
+// encoding and successor relation, for SC, TSO and PSO through a policy
+// (memory_policy.hpp).
+//
+// State words, in order:
+//   pc of every thread | lock holder (-1: free) | registers, thread by thread |
+//   memory cells whose address is a constant somewhere in the program |
+//   (TSO/PSO) buffer length of every thread, in entries |
+//   (TSO/PSO) buffer entries (address, value), thread by thread, oldest first |
+//   (address, value) pairs of every other non-zero memory cell, by address.
+// Cells that hold 0 are left out of the pairs, so equal memories encode
+// equally and programs that compute addresses still have canonical states.
+
+#include "state_store.hpp"
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/memory_policy.hpp"
+#include "tsoreach/reach/options.hpp"
+#include "tsoreach/reach/trace.hpp"
+
+#include <algorithm>
+#include <span>
+#include <vector>
+
+namespace tsoreach::reach {
+
+// What a search step did: a transition, or a flush of buffer entry `entry`
+// of `thread`. Packed in 64 bits for the parent links of the search.
+struct StepCode {
+    std::uint64_t bits = 0;
+    static constexpr std::uint64_t flushBit = 1ULL << 63;
+    static StepCode transition(TransitionId id) { return {id.value}; }
+    static StepCode flush(std::size_t thread, std::size_t entry) {
+        return {flushBit | (static_cast<std::uint64_t>(thread) << 32) | entry};
+    }
+    [[nodiscard]] bool isFlush() const { return (bits & flushBit) != 0; }
+    [[nodiscard]] TransitionId transitionId() const {
+        return TransitionId(static_cast<std::uint32_t>(bits));
+    }
+    [[nodiscard]] std::size_t thread() const { return (bits & ~flushBit) >> 32; }
+    [[nodiscard]] std::size_t entry() const { return bits & 0xffffffffULL; }
+};
+
+// Per thread, the most stores its buffer may hold. A thread whose
+// control-flow graph has no reachable cycle gets the most writes of any of
+// its paths, so its buffer is never capped; any other thread gets `bound`.
+std::vector<std::size_t> bufferBounds(const Program& p, std::size_t bound);
+
+template <class Policy> class OperationalSemantics {
+  public:
+    static constexpr StateWord noLockHolder = -1;
+
+    OperationalSemantics(const Program& p, const Options& o);
+
+    void initialState(std::vector<StateWord>& out) const;
+
+    [[nodiscard]] bool isGoal(const Goal& g, std::span<const StateWord> s) const {
+        return g.satisfiedBy(s);
+    }
+
+    // True once a store was blocked by the buffer bound: the search was then
+    // not over the whole state space.
+    [[nodiscard]] bool boundHit() const { return boundHit_; }
+
+    // Calls emit(StepCode, successor) for every enabled step until emit
+    // returns false. The successor span is only valid during the call, and
+    // `s` must not alias storage that emit may reallocate.
+    template <class Emit>
+    void forEachSuccessor(std::span<const StateWord> s, std::vector<StateWord>& next, Emit&& emit) {
+        const StateWord holder = s[lockWord_];
+        for (std::size_t t = 0; t < threadCount_; ++t) {
+            if (holder != noLockHolder && holder != static_cast<StateWord>(t)) {
+                continue; // the lock holder runs alone, flushes included
+            }
+            std::size_t buffered = 0;
+            if constexpr (Policy::buffered) {
+                buffered = static_cast<std::size_t>(s[bufLenWord_ + t]);
+                const std::size_t base = bufBase(s, t);
+                auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
+                for (std::size_t i = 0; i < buffered; ++i) {
+                    if (!Policy::flushable(i, addrAt)) {
+                        continue;
+                    }
+                    next.assign(s.begin(), s.end());
+                    flush(next, t, i);
+                    if (!emit(StepCode::flush(t, i), std::span<const StateWord>(next))) {
+                        return;
+                    }
+                }
+            }
+            const auto pc = static_cast<std::size_t>(s[t]);
+            const std::span<const StateWord> regs = s.subspan(regBase_[t], regCount_[t]);
+            const auto [first, last] = outgoing_[t][pc];
+            for (std::uint32_t i = first; i < last; ++i) {
+                const Compiled& c = compiled_[i];
+                switch (c.kind) {
+                case InstrKind::Read: {
+                    Value addr = eval(c.addr, regs);
+                    Value v = load(s, t, c.slot >= 0 ? c.slot : slotOf(addr), addr).first;
+                    next.assign(s.begin(), s.end());
+                    next[c.regWord] = v;
+                    break;
+                }
+                case InstrKind::Write: {
+                    Value v = eval(c.value, regs);
+                    Value addr = eval(c.addr, regs);
+                    if constexpr (Policy::buffered) {
+                        if (buffered >= bound_[t]) {
+                            boundHit_ = true;
+                            continue;
+                        }
+                        next.assign(s.begin(), s.end());
+                        enqueue(next, t, addr, v);
+                    } else {
+                        next.assign(s.begin(), s.end());
+                        storeMemory(next, c.slot >= 0 ? c.slot : slotOf(addr), addr, v);
+                    }
+                    break;
+                }
+                case InstrKind::Local: {
+                    Value v = eval(c.value, regs);
+                    next.assign(s.begin(), s.end());
+                    next[c.regWord] = v;
+                    break;
+                }
+                case InstrKind::Check:
+                    if (eval(c.value, regs) == 0) {
+                        continue;
+                    }
+                    next.assign(s.begin(), s.end());
+                    break;
+                case InstrKind::Lock:
+                    if (holder != noLockHolder || buffered != 0) {
+                        continue;
+                    }
+                    next.assign(s.begin(), s.end());
+                    next[lockWord_] = static_cast<StateWord>(t);
+                    break;
+                case InstrKind::Unlock:
+                    if (holder != static_cast<StateWord>(t) || buffered != 0) {
+                        continue;
+                    }
+                    next.assign(s.begin(), s.end());
+                    next[lockWord_] = noLockHolder;
+                    break;
+                case InstrKind::Mfence:
+                    if (buffered != 0) {
+                        continue;
+                    }
+                    next.assign(s.begin(), s.end());
+                    break;
+                case InstrKind::Noop:
+                    next.assign(s.begin(), s.end());
+                    break;
+                }
+                next[t] = c.to;
+                if (!emit(StepCode::transition(c.id), std::span<const StateWord>(next))) {
+                    return;
+                }
+            }
+        }
+    }
+
+    // The trace step of taking `code` in state `s` (addresses and values).
+    [[nodiscard]] TraceStep describe(std::span<const StateWord> s, StepCode code);
+
+  private:
+    struct Compiled {
+        InstrKind kind;
+        StateWord to;
+        std::uint32_t regWord; // state word of the target register
+        int slot;              // state word of a constant address, else -1
+        std::span<const ExprNode> value;
+        std::span<const ExprNode> addr;
+        TransitionId id;
+    };
+
+    Value eval(std::span<const ExprNode> e, std::span<const StateWord> regs) {
+        return evaluate(e, regs, exprStack_);
+    }
+
+    // State word holding `addr`, or -1 if it lives in the sorted pairs.
+    [[nodiscard]] int slotOf(Value addr) const {
+        auto it = std::lower_bound(staticAddrs_.begin(), staticAddrs_.end(), addr);
+        if (it != staticAddrs_.end() && *it == addr) {
+            return static_cast<int>(memBase_ + static_cast<std::size_t>(it - staticAddrs_.begin()));
+        }
+        return -1;
+    }
+
+    // First word of thread t's buffer entries.
+    [[nodiscard]] std::size_t bufBase(std::span<const StateWord> s, std::size_t t) const {
+        std::size_t base = fixedWords_;
+        for (std::size_t u = 0; u < t; ++u) {
+            base += 2 * static_cast<std::size_t>(s[bufLenWord_ + u]);
+        }
+        return base;
+    }
+
+    // First word of the memory pairs: after all buffer entries.
+    [[nodiscard]] std::size_t pairsBase(std::span<const StateWord> s) const {
+        if constexpr (Policy::buffered) {
+            return bufBase(s, threadCount_);
+        } else {
+            return fixedWords_;
+        }
+    }
+
+    // The value thread t reads at addr, and whether its buffer served it.
+    [[nodiscard]] std::pair<Value, bool> load(std::span<const StateWord> s, std::size_t t, int slot,
+                                              Value addr) const {
+        if constexpr (Policy::buffered) {
+            const std::size_t base = bufBase(s, t);
+            for (std::size_t i = static_cast<std::size_t>(s[bufLenWord_ + t]); i-- > 0;) {
+                if (s[base + 2 * i] == addr) {
+                    return {s[base + 2 * i + 1], true};
+                }
+            }
+        }
+        if (slot >= 0) {
+            return {s[static_cast<std::size_t>(slot)], false};
+        }
+        std::size_t i = findPair(s, addr);
+        return {(i < s.size() && s[i] == addr) ? s[i + 1] : 0, false};
+    }
+
+    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr, Value v) const
+        requires Policy::buffered
+    {
+        const std::size_t base = bufBase(s, t);
+        const auto len = static_cast<std::size_t>(s[bufLenWord_ + t]);
+        auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
+        const std::size_t at = base + 2 * Policy::insertAt(len, addr, addrAt);
+        StateWord pair[2] = {addr, v};
+        s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), pair, pair + 2);
+        ++s[bufLenWord_ + t];
+    }
+
+    void flush(std::vector<StateWord>& s, std::size_t t, std::size_t entry) const
+        requires Policy::buffered
+    {
+        const std::size_t at = bufBase(s, t) + 2 * entry;
+        const Value addr = s[at];
+        const Value v = s[at + 1];
+        s.erase(s.begin() + static_cast<std::ptrdiff_t>(at),
+                s.begin() + static_cast<std::ptrdiff_t>(at) + 2);
+        --s[bufLenWord_ + t];
+        storeMemory(s, slotOf(addr), addr, v);
+    }
+
+    void storeMemory(std::vector<StateWord>& s, int slot, Value addr, Value v) const {
+        if (slot >= 0) {
+            s[static_cast<std::size_t>(slot)] = v;
+            return;
+        }
+        std::size_t i = findPair(s, addr);
+        bool present = i < s.size() && s[i] == addr;
+        if (present && v == 0) {
+            s.erase(s.begin() + static_cast<std::ptrdiff_t>(i),
+                    s.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+        } else if (present) {
+            s[i + 1] = v;
+        } else if (v != 0) {
+            StateWord pair[2] = {addr, v};
+            s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), pair, pair + 2);
+        }
+    }
+
+    // Position of the first memory pair whose address is >= addr.
+    [[nodiscard]] std::size_t findPair(std::span<const StateWord> s, Value addr) const {
+        const std::size_t base = pairsBase(s);
+        std::size_t lo = 0;
+        std::size_t hi = (s.size() - base) / 2;
+        while (lo < hi) {
+            std::size_t mid = (lo + hi) / 2;
+            if (s[base + 2 * mid] < addr) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return base + 2 * lo;
+    }
+
+    const Program& program_;
+    std::size_t threadCount_;
+    std::size_t lockWord_;
+    std::vector<std::size_t> regBase_;
+    std::vector<std::size_t> regCount_;
+    std::vector<Value> staticAddrs_; // sorted
+    std::size_t memBase_ = 0;
+    std::size_t bufLenWord_ = 0; // first of the per-thread buffer lengths
+    std::size_t fixedWords_ = 0;
+    std::vector<std::size_t> bound_;
+    bool boundHit_ = false;
+    std::vector<Compiled> compiled_; // grouped by (thread, source state)
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> outgoing_;
+    std::vector<Value> exprStack_;
+};
+
+extern template class OperationalSemantics<ScPolicy>;
+extern template class OperationalSemantics<TsoPolicy>;
+extern template class OperationalSemantics<PsoPolicy>;
+
+} // namespace tsoreach::reach
