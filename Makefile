@@ -22,11 +22,11 @@ build: configure
 # Runs the tool on a shipped example; exit 10 (goal reachable) is a normal
 # verdict here, not a failure.
 run: build
-	@echo "$$ $(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model sc --stats"
-	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model sc --stats; rc=$$?; \
+	@echo "$$ $(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model sc"
+	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model sc; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 10 ]; then exit $$rc; fi
-	@echo "$$ $(BUILD_DIR)/tsoreach reach examples/mp-sc-outcome.txt --model sc --search bfs"
-	@$(BUILD_DIR)/tsoreach reach examples/mp-sc-outcome.txt --model sc --search bfs; rc=$$?; \
+	@echo "$$ $(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso --search bfs"
+	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso --search bfs; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 10 ]; then exit $$rc; fi
 
 test: build
