@@ -155,9 +155,9 @@ int runReplay(const ReplayArgs& a, Context& ctx) {
         std::cout << cli::replayJson(a.file, a.traceFile, model, goal, program, loaded.trace,
                                      outcome);
     } else if (outcome.ok) {
-        std::cout << "valid: the trace replays under " << reach::name(model)
-                  << " and the goal (" << goal.describe(program) << ") holds after step "
-                  << loaded.trace.goalStep << "\n";
+        std::cout << "valid: the trace replays under " << reach::name(model) << " and the goal ("
+                  << goal.describe(program) << ") holds after step " << loaded.trace.goalStep
+                  << "\n";
     } else {
         std::cout << "invalid: " << outcome.error << "\n";
     }
@@ -255,10 +255,10 @@ int run(int argc, char** argv, Context& ctx) {
     replayCmd->footer("Exit codes: 0 the trace is legal and reaches the goal, 10 it is not, "
                       "2 usage or input error, 1 internal error.");
     replayCmd->add_option("FILE", pa.file, "Program file")->required();
-    replayCmd->add_option("TRACE", pa.traceFile, "Trace: a reach --json report or an array of steps")
-        ->required();
     replayCmd
-        ->add_option("--model", pa.model, "Memory model (default: the report's, else tso)")
+        ->add_option("TRACE", pa.traceFile, "Trace: a reach --json report or an array of steps")
+        ->required();
+    replayCmd->add_option("--model", pa.model, "Memory model (default: the report's, else tso)")
         ->check(CLI::IsMember({"sc", "tso", "pso"}));
     replayCmd->add_option("--goal", pa.goals, "Goal THREAD=STATE[,...] (default: final states)")
         ->delimiter(',');

@@ -82,13 +82,15 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
         for (const TraceStep& s : r.trace->steps) {
             const Thread& th = p.thread(s.thread);
             if (s.kind == StepKind::Flush) {
-                rows.push_back({std::to_string(++n), th.name, "", "flush", "", effect(p, info.model, s)});
+                rows.push_back(
+                    {std::to_string(++n), th.name, "", "flush", "", effect(p, info.model, s)});
                 continue;
             }
             const Transition& tr = p.transition(s.transition);
             rows.push_back({std::to_string(++n), th.name,
                             th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
-                            printInstruction(p, tr), std::to_string(tr.pos.line), effect(p, info.model, s)});
+                            printInstruction(p, tr), std::to_string(tr.pos.line),
+                            effect(p, info.model, s)});
         }
         std::vector<std::size_t> width(rows[0].size(), 0);
         for (const auto& row : rows) {

@@ -44,6 +44,29 @@ class RandomProgram {
         return out;
     }
 
+    // A program whose threads are acyclic: 2 to 4 threads of 2 to 6
+    // transitions in a line, sometimes with a forward branch. Its buffers are
+    // bounded, so every search on it is complete.
+    // Half of them are mutated litmus tests (2 or 3 threads), sometimes with
+    // one more random thread, so that the models often disagree.
+    std::string generateAcyclic() {
+        std::string out;
+        straight_ = true;
+        acyclic_ = true;
+        if (chance(1, 2)) {
+            const std::uint64_t threads = litmus(out);
+            if (chance(1, 3)) {
+                thread(out, threads);
+            }
+            return out;
+        }
+        const std::uint64_t threads = 2 + below(3);
+        for (std::uint64_t t = 0; t < threads; ++t) {
+            thread(out, t);
+        }
+        return out;
+    }
+
   private:
     // Modulo bias is irrelevant here; determinism is what matters.
     std::uint64_t below(std::uint64_t n) { return gen_() % n; }
@@ -185,7 +208,8 @@ class RandomProgram {
     void thread(std::string& out, std::uint64_t index) {
         // 1 to 6 transitions, biased towards more: longer threads interleave
         // more. (max is symmetric, so the order of the two draws is no matter.)
-        const std::uint64_t transitions = 1 + std::max(below(6), below(6));
+        const std::uint64_t transitions =
+            acyclic_ ? 2 + below(5) : 1 + std::max(below(6), below(6));
         const std::uint64_t states = straight_ ? transitions + 1 : 2 + below(transitions);
         out += "thread t" + std::to_string(index) + "\n";
         last_ = 0;
@@ -210,6 +234,12 @@ class RandomProgram {
             const std::string instr = instruction();
             out += words({"transition", state(from), state(to), instr}) + "\n";
         }
+        if (acyclic_ && chance(1, 3)) { // a forward branch skips part of the line
+            const std::uint64_t from = below(transitions);
+            const std::uint64_t to = from + 1 + below(transitions - from);
+            const std::string instr = instruction();
+            out += words({"transition", state(from), state(to), instr}) + "\n";
+        }
         out += "end\n";
     }
 
@@ -231,7 +261,8 @@ class RandomProgram {
     // PSO differ (about one program in a hundred), so litmus programs start
     // from a classic shape and mutate it: fences, locked blocks, flipped
     // expectations, unchecked loads, other values, noise instructions.
-    void litmus(std::string& out) {
+    // Returns the number of threads written.
+    std::uint64_t litmus(std::string& out) {
         const std::uint64_t x = below(2);
         const std::uint64_t y = 1 - x;
         const std::uint64_t z = 2;
@@ -301,11 +332,13 @@ class RandomProgram {
             }
             out += "end\n";
         }
+        return shape.size();
     }
 
     std::mt19937_64 gen_;
     std::uint64_t last_ = 0; // register last assigned in the current thread
     bool straight_ = false;  // this program's threads are straight lines
+    bool acyclic_ = false;   // ... of 2 to 6 transitions, with forward branches
     bool checkNext_ = false; // the next instruction checks the register just read
     bool open_ = false;      // the current thread emitted a lock not yet unlocked
 };
@@ -313,6 +346,11 @@ class RandomProgram {
 // The program of `seed`, as text.
 inline std::string randomProgram(std::uint64_t seed) {
     return RandomProgram(seed).generate();
+}
+
+// The acyclic program of `seed`, as text.
+inline std::string randomAcyclicProgram(std::uint64_t seed) {
+    return RandomProgram(seed).generateAcyclic();
 }
 
 } // namespace tsoreach::test

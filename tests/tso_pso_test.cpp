@@ -233,9 +233,9 @@ end)");
 };
 
 TEST_F(TsoReplay, ALegalTraceReplays) {
-    auto o = replay(MemoryModel::TSO, {instr(0, 0, 0, 1), instr(0, 1, 1, 2), flush(0, 0, 1),
-                                       flush(0, 1, 2), instr(0, 2), read(1, false),
-                                       instr(1, 4), instr(1, 5)});
+    auto o = replay(MemoryModel::TSO,
+                    {instr(0, 0, 0, 1), instr(0, 1, 1, 2), flush(0, 0, 1), flush(0, 1, 2),
+                     instr(0, 2), read(1, false), instr(1, 4), instr(1, 5)});
     EXPECT_TRUE(o.ok) << o.error;
 }
 
@@ -246,9 +246,9 @@ TEST_F(TsoReplay, RejectsAFlushOutOfOrder) {
     EXPECT_EQ(o.failedStep, 3U);
     EXPECT_NE(o.error.find("out of order"), std::string::npos) << o.error;
     // Under PSO the two addresses have separate buffers: the order is free.
-    auto p = replay(MemoryModel::PSO, {instr(0, 0, 0, 1), instr(0, 1, 1, 2), flush(0, 1, 2),
-                                       flush(0, 0, 1), instr(0, 2), read(1, false),
-                                       instr(1, 4), instr(1, 5)});
+    auto p = replay(MemoryModel::PSO,
+                    {instr(0, 0, 0, 1), instr(0, 1, 1, 2), flush(0, 1, 2), flush(0, 0, 1),
+                     instr(0, 2), read(1, false), instr(1, 4), instr(1, 5)});
     EXPECT_TRUE(p.ok) << p.error;
 }
 

@@ -136,15 +136,16 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         std::vector<StateWord> drained;
         for (bool flushed = true; flushed;) {
             flushed = false;
-            sem.forEachSuccessor(current, next, [&](StepCode code, std::span<const StateWord> succ) {
-                if (!code.isFlush()) {
-                    return true;
-                }
-                trace.steps.push_back(sem.describe(current, code));
-                drained.assign(succ.begin(), succ.end());
-                flushed = true;
-                return false;
-            });
+            sem.forEachSuccessor(current, next,
+                                 [&](StepCode code, std::span<const StateWord> succ) {
+                                     if (!code.isFlush()) {
+                                         return true;
+                                     }
+                                     trace.steps.push_back(sem.describe(current, code));
+                                     drained.assign(succ.begin(), succ.end());
+                                     flushed = true;
+                                     return false;
+                                 });
             current.swap(drained);
         }
         result.trace = std::move(trace);

@@ -12,8 +12,9 @@ std::vector<std::size_t> bufferBounds(const Program& p, std::size_t bound) {
     for (std::size_t t = 0; t < p.threads.size(); ++t) {
         const Thread& th = p.threads[t];
         const std::vector<bool> live = controlReachable(p, ThreadId(static_cast<std::uint32_t>(t)));
-        using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
-                                            boost::no_property, boost::property<boost::edge_weight_t, int>>;
+        using Graph =
+            boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                  boost::property<boost::edge_weight_t, int>>;
         Graph g(th.stateCount());
         for (TransitionId id : th.transitions) {
             const Transition& tr = p.transition(id);

@@ -225,9 +225,8 @@ template <class Policy> class OperationalSemantics {
         return {(i < s.size() && s[i] == addr) ? s[i + 1] : 0, false};
     }
 
-    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr, Value v) const
-        requires Policy::buffered
-    {
+    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr,
+                 Value v) const requires Policy::buffered {
         const std::size_t base = bufBase(s, t);
         const auto len = static_cast<std::size_t>(s[bufLenWord_ + t]);
         auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
@@ -237,9 +236,8 @@ template <class Policy> class OperationalSemantics {
         ++s[bufLenWord_ + t];
     }
 
-    void flush(std::vector<StateWord>& s, std::size_t t, std::size_t entry) const
-        requires Policy::buffered
-    {
+    void flush(std::vector<StateWord>& s, std::size_t t,
+               std::size_t entry) const requires Policy::buffered {
         const std::size_t at = bufBase(s, t) + 2 * entry;
         const Value addr = s[at];
         const Value v = s[at + 1];

@@ -87,7 +87,8 @@ class Replayer {
     }
 
     // A recorded field against the replayed one.
-    template <class T> bool matches(const std::optional<T>& rec, const std::optional<T>& real) const {
+    template <class T>
+    bool matches(const std::optional<T>& rec, const std::optional<T>& real) const {
         return rec == real || (recorded_ == Recorded::IfGiven && !rec);
     }
 
@@ -210,10 +211,9 @@ class Replayer {
         const Transition& tr = p_.transition(s.transition);
         const Thread& th = p_.thread(s.thread);
         const std::size_t t = s.thread.index();
-        const std::string what = "thread '" + th.name + "' transition " +
-                                 th.stateNames[tr.from.index()] + " -> " +
-                                 th.stateNames[tr.to.index()] + " (" + printInstruction(p_, tr) +
-                                 ")";
+        const std::string what =
+            "thread '" + th.name + "' transition " + th.stateNames[tr.from.index()] + " -> " +
+            th.stateNames[tr.to.index()] + " (" + printInstruction(p_, tr) + ")";
         if (tr.thread != s.thread) {
             return what + " belongs to another thread";
         }
