@@ -11,12 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <system_error>
 
 namespace {
 
@@ -37,12 +39,23 @@ constexpr const char* exitCodeHelp = R"(Exit codes:
   1   internal error (a bug: please report it with the input file))";
 
 // CLI11's range checks print the full double range; say it plainly instead.
-const CLI::Validator nonNegativeInteger(
-    [](std::string& v) {
-        bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
-        return digits ? std::string() : "expected a non-negative integer, got '" + v + "'";
-    },
-    "N>=0");
+// An integer in [low, 2^64-1], said plainly when it is not.
+std::string checkInteger(const std::string& v, std::uint64_t low) {
+    std::uint64_t n = 0;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || ptr != v.data() + v.size()) {
+        return "expected an integer >= " + std::to_string(low) + ", got '" + v + "'";
+    }
+    if (ec == std::errc::result_out_of_range) {
+        return "'" + v + "' is out of range (at most 18446744073709551615)";
+    }
+    if (ec != std::errc() || n < low) {
+        return "expected an integer >= " + std::to_string(low) + ", got '" + v + "'";
+    }
+    return {};
+}
+
+const CLI::Validator nonNegativeInteger([](std::string& v) { return checkInteger(v, 0); }, "N>=0");
 const CLI::Validator nonNegativeNumber(
     [](std::string& v) {
         char* end = nullptr;
@@ -52,13 +65,7 @@ const CLI::Validator nonNegativeNumber(
     },
     "S>=0");
 
-const CLI::Validator positiveInteger(
-    [](std::string& v) {
-        bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos &&
-                      v.find_first_not_of('0') != std::string::npos;
-        return digits ? std::string() : "expected a positive integer, got '" + v + "'";
-    },
-    "K>=1");
+const CLI::Validator positiveInteger([](std::string& v) { return checkInteger(v, 1); }, "K>=1");
 
 // "--engine" help: the engines of each model, from the registry.
 std::string engineHelp() {
@@ -118,16 +125,39 @@ Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
     } else {
         goal = defaultGoal(program);
         if (!goal) {
-            throw InputError(file, {},
+            throw InputError(file, program.threads.front().pos,
                              "no thread declares a 'final' state, so the program has no goal; "
                              "name one with --goal THREAD=STATE");
         }
     }
-    for (const Warning& w : checkGoal(program, *goal)) {
+    return *goal;
+}
+
+// Prints the goal warnings of the control-flow check, at most a few, and
+// tells whether they prove the goal unreachable.
+bool goalUnreachableByControlFlow(const Program& program, const Goal& goal,
+                                  const std::string& file) {
+    constexpr std::size_t shown = 3;
+    const std::vector<Warning> warnings = checkGoal(program, goal);
+    for (std::size_t i = 0; i < warnings.size() && i < shown; ++i) {
+        const Warning& w = warnings[i];
         std::cerr << file << ':' << w.pos.line << ':' << w.pos.col << ": warning: " << w.message
                   << '\n';
     }
-    return *goal;
+    if (warnings.size() > shown) {
+        std::cerr << file << ": warning: ... and " << warnings.size() - shown
+                  << " more threads like these\n";
+    }
+    return !warnings.empty();
+}
+
+// Writes `text` to stdout; a failed write is an error, not a silent loss.
+void emit(const std::string& text) {
+    std::cout << text;
+    std::cout.flush();
+    if (!std::cout) {
+        throw std::system_error(errno, std::generic_category(), "cannot write to standard output");
+    }
 }
 
 struct ReplayArgs {
@@ -152,14 +182,13 @@ int runReplay(const ReplayArgs& a, Context& ctx) {
     reach::ReplayOutcome outcome =
         reach::replayTrace(program, goal, loaded.trace, reach::Recorded::IfGiven);
     if (a.json) {
-        std::cout << cli::replayJson(a.file, a.traceFile, model, goal, program, loaded.trace,
-                                     outcome);
+        emit(cli::replayJson(a.file, a.traceFile, model, goal, program, loaded.trace, outcome));
     } else if (outcome.ok) {
-        std::cout << "valid: the trace replays under " << reach::name(model) << " and the goal ("
-                  << goal.describe(program) << ") holds after step " << loaded.trace.goalStep
-                  << "\n";
+        emit("valid: the trace replays under " + std::string(reach::name(model)) +
+             " and the goal (" + goal.describe(program) + ") holds after step " +
+             std::to_string(loaded.trace.goalStep) + "\n");
     } else {
-        std::cout << "invalid: " << outcome.error << "\n";
+        emit("invalid: " + outcome.error + "\n");
     }
     return outcome.ok ? exitHolds : exitViolated;
 }
@@ -189,10 +218,18 @@ int runReach(const ReachArgs& a, Context& ctx) {
     info.options.maxMemoryMb = a.maxMemory;
 
     info.options.bufferBound = a.bufferBound;
-    reach::Result result = reach::runChecked(*engine, program, *goal, info.options);
-    std::cout << (a.json ? cli::jsonReport(program, *goal, info, result)
-                         : cli::textReport(program, *goal, info, result, a.stats));
-    std::cout.flush();
+    reach::Result result;
+    if (goalUnreachableByControlFlow(program, *goal, a.file)) {
+        // Sound under every model: no path of that thread's automaton, let
+        // alone an execution, reaches an accepted state.
+        info.engine = "control-flow";
+        result.verdict = reach::Verdict::Unreachable;
+        result.stats.peakRssMb = reach::processPeakRssMb();
+    } else {
+        result = reach::runChecked(*engine, program, *goal, info.options);
+    }
+    emit(a.json ? cli::jsonReport(program, *goal, info, result)
+                : cli::textReport(program, *goal, info, result, a.stats));
     switch (result.verdict) {
     case reach::Verdict::Reachable:
         return exitViolated;
@@ -299,7 +336,7 @@ int run(int argc, char** argv, Context& ctx) {
     }
     ctx.command = "print";
     ctx.file = printFile;
-    std::cout << printProgram(parseProgramFile(printFile));
+    emit(printProgram(parseProgramFile(printFile)));
     return exitHolds;
 }
 
@@ -314,6 +351,9 @@ int main(int argc, char** argv) {
         return exitInput;
     } catch (const UsageError& e) {
         std::cerr << "tsoreach: error: " << e.what() << "\nRun 'tsoreach --help' for usage.\n";
+        return exitInput;
+    } catch (const std::system_error& e) {
+        std::cerr << "tsoreach: error: " << e.what() << '\n';
         return exitInput;
     } catch (const std::exception& e) {
         std::cerr << "tsoreach: internal error: " << e.what() << "\n  (tsoreach " TSOREACH_VERSION

@@ -74,7 +74,7 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
         out << ": " << r.reason;
     }
     out << '\n';
-    if (r.trace) {
+    if (r.trace && !r.trace->steps.empty()) {
         // Rows of cells, then pad every column to its widest cell.
         std::vector<std::vector<std::string>> rows;
         rows.push_back({"step", "thread", "transition", "instruction", "line", "effect"});
@@ -119,9 +119,9 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
                 << r.trace->goalStep + 1 << "-" << r.trace->steps.size()
                 << " flush the stores still buffered)\n";
         }
-        if (r.trace->steps.empty()) {
-            out << "(the initial state satisfies the goal)\n";
-        }
+    }
+    if (r.trace && r.trace->steps.empty()) {
+        out << "(the initial state satisfies the goal)\n";
     }
     if (withStats) {
         out << "model:        " << reach::name(info.model) << '\n';
@@ -203,7 +203,7 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                   {"transitions", r.stats.transitions},
                   {"time_s", r.stats.timeSeconds},
                   {"peak_rss_mb", r.stats.peakRssMb}};
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string replayJson(const std::string& file, const std::string& traceFile,
@@ -224,7 +224,7 @@ std::string replayJson(const std::string& file, const std::string& traceFile,
         j["failed_step"] = outcome.failedStep;
         j["error"] = outcome.error;
     }
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace tsoreach::cli

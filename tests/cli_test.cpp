@@ -88,10 +88,12 @@ transition c d check && == y 1 == x 1
 end
 )";
 
+// Counts forever; its goal needs r = -1, which takes 2^64 - 1 steps.
 constexpr const char* kCounter = R"(thread t
 initial a
-final never
+final done
 transition a a local r + r 1
+transition a done check == r -1
 end
 )";
 
@@ -249,6 +251,8 @@ TEST_F(Cli, InputAndUsageErrorsExitTwo) {
         {"reach " + sb + " --goal t0", "expected THREAD=STATE"},
         {"reach " + sb + " --engine nonesuch", "no engine named 'nonesuch'"},
         {"reach " + sb + " --max-states -5", "--max-states"},
+        {"reach " + sb + " --max-states 99999999999999999999999", "out of range"},
+        {"reach /dev/null", "not a regular file"},
         {"reach " + sb + " --timeout -1", "--timeout"},
         {"reach " + sb + " --frobnicate", "frobnicate"},
         {"reach", "FILE"},
@@ -279,12 +283,34 @@ TEST_F(Cli, GoalOptionOverridesFinals) {
               10);
 }
 
-TEST_F(Cli, GoalUnreachableInTheControlFlowGraphWarns) {
-    Outcome r = run("reach " +
-                    write("dead.txt", "thread t\ninitial a\nfinal z\ntransition a b noop\nend\n") +
-                    " --model sc");
+TEST_F(Cli, GoalUnreachableInTheControlFlowGraphIsProvedWithoutSearch) {
+    // The loop alone would never end the search; the control-flow graph
+    // shows that no path of t reaches z.
+    std::string f = write("dead.txt", "thread t\ninitial a\nfinal z\ntransition a a local r + r 1\n"
+                                      "transition b z noop\nend\n");
+    Outcome r = run("reach " + f + " --json");
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.err.find(":1:1: warning: no goal state of thread 't'"), std::string::npos) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["verdict"], "unreachable");
+    EXPECT_EQ(j["engine"], "control-flow");
+}
+
+TEST_F(Cli, WriteErrorsAreReported) {
+    if (!std::filesystem::exists("/dev/full")) {
+        GTEST_SKIP() << "no /dev/full";
+    }
+    std::string sb = write("sb.txt", kSb);
+    int status = std::system(
+        (std::string("'") + TSOREACH_BINARY + "' reach " + sb + " >/dev/full 2>/dev/null").c_str());
+    EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
+}
+
+TEST_F(Cli, NonUtf8FileNamesStillGiveValidJson) {
+    std::string f = write("bad\xff.txt", kSb);
+    Outcome r = run("reach '" + f + "' --json");
+    EXPECT_EQ(r.code, 10) << r.err;
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
 }
 
 TEST_F(Cli, PrintIsCanonicalAndReparses) {
@@ -346,8 +372,9 @@ end
 
 TEST_F(Cli, BufferBoundMakesANegativeAnswerUnknown) {
     // A thread that stores forever and never fences: its buffer is unbounded.
-    std::string f = write("loop.txt", R"(thread t initial a final never
+    std::string f = write("loop.txt", R"(thread t initial a final b
 transition a a write 1 0
+transition a b check == 1 2
 end
 )");
     Outcome r = run("reach " + f + " --model tso --buffer-bound 2");

@@ -71,6 +71,15 @@ Goal parseGoalSpec(const Program& p, std::string_view spec) {
             throw GoalSpecError("goal '" + std::string(spec) + "': expected THREAD=STATE, found '" +
                                 std::string(part) + "'");
         }
+        // Names may contain '=': prefer the split whose halves name a thread
+        // and one of its states.
+        for (std::size_t at = eq; at != std::string_view::npos; at = part.find('=', at + 1)) {
+            ThreadId t = p.findThread(part.substr(0, at));
+            if (t.valid() && findState(p.thread(t), part.substr(at + 1)).valid()) {
+                eq = at;
+                break;
+            }
+        }
         std::string_view tname = part.substr(0, eq);
         std::string_view sname = part.substr(eq + 1);
         ThreadId t = p.findThread(tname);

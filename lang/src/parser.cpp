@@ -437,6 +437,10 @@ Program parseProgramFile(const std::string& path) {
     if (std::filesystem::is_directory(path, ec)) {
         throw InputError(path, {}, "is a directory, not a program file");
     }
+    // Devices and pipes may never end (/dev/zero); programs are files.
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+        throw InputError(path, {}, "is not a regular file");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw InputError(path, {}, std::string("cannot open file: ") + std::strerror(errno));

@@ -1,8 +1,8 @@
 #pragma once
-// Explicit-state reachability over a memory-model policy (SC now; TSO and PSO
-// policies plug into the same loop). No recursion: DFS keeps an explicit
-// stack of state indices, BFS walks the store in discovery order, which is
-// already a FIFO queue. Parent links give the trace.
+// Explicit-state reachability over an operational semantics (SC, TSO, PSO).
+// No recursion: DFS keeps an explicit stack of state indices, BFS walks the
+// store in discovery order, which is already a FIFO queue. Parent links give
+// the trace.
 
 #include "operational_semantics.hpp"
 #include "resource_monitor.hpp"
@@ -20,7 +20,10 @@ namespace tsoreach::reach {
 template <class Semantics>
 Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model) {
     constexpr StateIndex noParent = 0xffffffffU;
-    constexpr std::uint64_t checkEvery = 4096; // expansions between limit checks
+    // Successors and expansions between limit checks: a clock read costs
+    // about as much as a few successors, so checks stay under 1% of the time
+    // while the overshoot stays small even when a state has many successors.
+    constexpr std::uint64_t checkEvery = 256;
 
     ResourceMonitor monitor(options);
     Result result;
@@ -32,10 +35,27 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
     std::vector<StateIndex> stack;
     StateIndex found = noParent;
     std::string stopReason;
+    std::uint64_t sinceCheck = 0;
 
-    auto finish = [&](Verdict v) {
+    // True when a limit is exceeded; then stopReason says which.
+    auto limitHit = [&]() {
+        if (++sinceCheck < checkEvery) {
+            return false;
+        }
+        sinceCheck = 0;
+        const std::size_t bytes =
+            store.bytesAtNextGrowth() + parent.capacity() * sizeof(StateIndex) +
+            via.capacity() * sizeof(StepCode) + stack.capacity() * sizeof(StateIndex);
+        if (auto why = monitor.exceeded(bytes)) {
+            stopReason = *why;
+            return true;
+        }
+        return false;
+    };
+
+    auto finish = [&](Verdict v, std::size_t states) {
         result.verdict = v;
-        result.stats.states = store.size();
+        result.stats.states = states;
         result.stats.timeSeconds = monitor.elapsedSeconds();
         result.stats.peakRssMb = peakRssMb();
         return result;
@@ -51,9 +71,8 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         }
         stack.push_back(0);
         std::size_t cursor = 0;
-        std::uint64_t expansions = 0;
 
-        while (found == noParent && stopReason.empty()) {
+        while (found == noParent && stopReason.empty() && !limitHit()) {
             StateIndex idx;
             if (options.search == SearchOrder::Dfs) {
                 if (stack.empty()) {
@@ -74,6 +93,9 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             sem.forEachSuccessor(
                 current, next, [&](StepCode code, std::span<const StateWord> succ) {
                     ++result.stats.transitions;
+                    if (limitHit()) {
+                        return false;
+                    }
                     if (store.size() >= StateStore::maxStates) {
                         stopReason = "more than 2^32 states";
                         return false;
@@ -98,21 +120,16 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                     }
                     return true;
                 });
-
-            if (++expansions % checkEvery == 0) {
-                if (auto why = monitor.exceeded()) {
-                    stopReason = *why;
-                }
-            }
         }
     } catch (const std::bad_alloc&) {
-        // Free the search before building the result.
-        store = StateStore();
-        parent = {};
-        via = {};
-        stack = {};
+        // Free the search without allocating before building the result.
+        const std::size_t states = store.size();
+        store.release();
+        std::vector<StateIndex>().swap(parent);
+        std::vector<StepCode>().swap(via);
+        std::vector<StateIndex>().swap(stack);
         result.reason = "out of memory";
-        return finish(Verdict::Unknown);
+        return finish(Verdict::Unknown, states);
     }
 
     if (found != noParent) {
@@ -146,22 +163,24 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                                      flushed = true;
                                      return false;
                                  });
-            current.swap(drained);
+            if (flushed) {
+                current.swap(drained);
+            }
         }
         result.trace = std::move(trace);
-        return finish(Verdict::Reachable);
+        return finish(Verdict::Reachable, store.size());
     }
     if (!stopReason.empty()) {
         result.reason = stopReason;
-        return finish(Verdict::Unknown);
+        return finish(Verdict::Unknown, store.size());
     }
     if (sem.boundHit()) {
         result.reason = "buffer bound " + std::to_string(options.bufferBound) +
                         " reached (--buffer-bound): a store was blocked, so the search "
                         "did not cover every state";
-        return finish(Verdict::Unknown);
+        return finish(Verdict::Unknown, store.size());
     }
-    return finish(Verdict::Unreachable);
+    return finish(Verdict::Unreachable, store.size());
 }
 
 } // namespace tsoreach::reach

@@ -1,5 +1,8 @@
 #include "resource_monitor.hpp"
 
+#include "tsoreach/reach/result.hpp"
+
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <sys/resource.h>
@@ -29,22 +32,30 @@ double peakRssMb() {
     return static_cast<double>(ru.ru_maxrss) / 1024.0; // ru_maxrss is in KB on Linux
 }
 
+double processPeakRssMb() {
+    return peakRssMb();
+}
+
 ResourceMonitor::ResourceMonitor(const Options& options)
-    : start_(std::chrono::steady_clock::now()), options_(options) {}
+    : start_(std::chrono::steady_clock::now()), options_(options), baselineMb_(currentRssMb()) {}
 
 double ResourceMonitor::elapsedSeconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-std::optional<std::string> ResourceMonitor::exceeded() const {
+std::optional<std::string> ResourceMonitor::exceeded(std::size_t searchBytes) {
     if (options_.timeoutSeconds > 0 && elapsedSeconds() >= options_.timeoutSeconds) {
         std::ostringstream os;
         os << "timeout after " << options_.timeoutSeconds << " s (--timeout)";
         return os.str();
     }
     if (options_.maxMemoryMb > 0) {
-        double rss = currentRssMb();
-        if (rss >= static_cast<double>(options_.maxMemoryMb)) {
+        constexpr std::uint64_t readRssEvery = 64; // /proc costs microseconds
+        double used = baselineMb_ + static_cast<double>(searchBytes) / (1024.0 * 1024.0);
+        if (++calls_ % readRssEvery == 0) {
+            used = std::max(used, currentRssMb());
+        }
+        if (used >= static_cast<double>(options_.maxMemoryMb)) {
             std::ostringstream os;
             os << "memory limit of " << options_.maxMemoryMb << " MB reached (--max-memory)";
             return os.str();

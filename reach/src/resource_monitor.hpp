@@ -6,6 +6,7 @@
 #include "tsoreach/reach/options.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -20,13 +21,18 @@ class ResourceMonitor {
   public:
     explicit ResourceMonitor(const Options& options);
 
-    // The reason to stop, if a time or memory limit is exceeded.
-    std::optional<std::string> exceeded() const;
+    // The reason to stop, if a time or memory limit is exceeded. Memory is
+    // the resident size at the start plus `searchBytes`, what the search
+    // holds now (cheap, checked every call), and every few calls the real
+    // resident size.
+    std::optional<std::string> exceeded(std::size_t searchBytes);
     [[nodiscard]] double elapsedSeconds() const;
 
   private:
     std::chrono::steady_clock::time_point start_;
     Options options_;
+    double baselineMb_ = 0;
+    std::uint64_t calls_ = 0;
 };
 
 } // namespace tsoreach::reach

@@ -77,6 +77,21 @@ class StateStore {
                hashes_.capacity() * sizeof(std::uint64_t) + table_.capacity() * sizeof(StateIndex);
     }
 
+    // Bytes resident once the arena next grows: the old and the new arena
+    // briefly coexist, so memory limits look ahead by one growth.
+    [[nodiscard]] std::size_t bytesAtNextGrowth() const {
+        return bytes() + arena_.capacity() * sizeof(StateWord);
+    }
+
+    // Frees every state without allocating, so that it can run when memory
+    // has run out. The store is unusable afterwards.
+    void release() noexcept {
+        std::vector<StateWord>().swap(arena_);
+        std::vector<std::size_t>().swap(offsets_);
+        std::vector<std::uint64_t>().swap(hashes_);
+        std::vector<StateIndex>().swap(table_);
+    }
+
   private:
     static constexpr StateIndex empty = 0xffffffffU;
 

@@ -25,6 +25,9 @@ struct Stats {
     double peakRssMb = 0; // peak resident set size of the process
 };
 
+// Peak resident set size of this process in MB.
+double processPeakRssMb();
+
 struct Result {
     Verdict verdict = Verdict::Unknown;
     std::string reason;         // Unknown only
