@@ -10,28 +10,34 @@ bin=build/tsoreach
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# name|file|extra args
+# name|file|models|search orders
 cases=()
-for n in 2 3 4; do
+for n in 2 3; do
   python3 bench/gen_lamport.py "$n" > "$work/lamport-$n.txt"
-  cases+=("lamport $n (bench/gen_lamport.py)|$work/lamport-$n.txt|")
+  python3 bench/gen_lamport.py "$n" --fenced > "$work/lamport-$n-fenced.txt"
+  cases+=("lamport $n|$work/lamport-$n.txt|sc tso pso|dfs bfs")
+  cases+=("lamport $n fenced|$work/lamport-$n-fenced.txt|sc tso pso|dfs bfs")
 done
-cases+=("lamport-fast-3 (examples/)|examples/lamport-fast-3.txt|")
-cases+=("lamport 3 (Trencher corpus)|../shared/corpus/trencher-reachability/trenchres/lamport.txt|")
+python3 bench/gen_lamport.py 4 > "$work/lamport-4.txt"
+cases+=("lamport 4|$work/lamport-4.txt|sc|dfs")
+cases+=("lamport-fast-3 (examples/)|examples/lamport-fast-3.txt|sc tso pso|dfs bfs")
+cases+=("lamport 3 (Trencher corpus)|../shared/corpus/trencher-reachability/trenchres/lamport.txt|sc tso pso|dfs bfs")
 for nk in "3 4" "3 5" "4 3"; do
   set -- $nk
   python3 bench/gen_counters.py "$1" "$2" > "$work/counters-$1-$2.txt"
-  cases+=("counters $1 $2 (bench/gen_counters.py)|$work/counters-$1-$2.txt|")
+  cases+=("counters $1 $2|$work/counters-$1-$2.txt|sc|dfs bfs")
 done
 
 echo "| benchmark | model | search | verdict | states | transitions | time (s) | states/s | peak RSS (MB) |"
 echo "|---|---|---|---|---:|---:|---:|---:|---:|"
 for c in "${cases[@]}"; do
-  IFS='|' read -r name file extra <<<"$c"
+  IFS='|' read -r name file models searches <<<"$c"
   [ -f "$file" ] || continue
-  for search in dfs bfs; do
-    "$bin" reach "$file" --model sc --search "$search" --timeout "$timeout_s" --json $extra \
-      > "$work/out.json" || true
-    python3 bench/row.py "$name" "$search" "$work/out.json"
+  for model in $models; do
+    for search in $searches; do
+      "$bin" reach "$file" --model "$model" --search "$search" --timeout "$timeout_s" --json \
+        > "$work/out.json" || true
+      python3 bench/row.py "$name" "$search" "$work/out.json"
+    done
   done
 done
