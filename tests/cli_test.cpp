@@ -74,19 +74,7 @@ transition c d check == r 0
 end
 )";
 
-constexpr const char* kMp = R"(thread w
-initial a
-transition a b write 1 0
-transition b c write 1 1
-end
-thread r
-initial a
-final d
-transition a b read y 1
-transition b c read x 0
-transition c d check && == y 1 == x 1
-end
-)";
+const char* const kMp = test::kMessagePassing;
 
 // Counts forever; its goal needs r = -1, which takes 2^64 - 1 steps.
 constexpr const char* kCounter = R"(thread t

@@ -310,30 +310,11 @@ TEST(Differential, BruteForceScWithinTsoWithinPso) {
     EXPECT_GE(psoOnly, static_cast<int>(kSeeds) / 200);
 }
 
-// The expected verdict per model, from the "# expect sc=... tso=... pso=..." header.
-std::map<MemoryModel, BruteVerdict> expectations(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::string first;
-    std::getline(in, first);
-    static const std::regex header(
-        R"(^# expect sc=(reachable|unreachable) tso=(reachable|unreachable) pso=(reachable|unreachable)\s*$)");
-    std::smatch m;
-    std::map<MemoryModel, BruteVerdict> out;
-    if (!std::regex_match(first, m, header)) {
-        return out;
-    }
-    for (std::size_t i = 0; i < 3; ++i) {
-        out[kModels[i]] =
-            m[i + 1] == "reachable" ? BruteVerdict::Reachable : BruteVerdict::Unreachable;
-    }
-    return out;
-}
-
 TEST(Differential, BruteForceAgreesWithExampleHeaders) {
     int compared = 0;
     int skipped = 0;
     for (const auto& f : test::filesUnder(TSOREACH_SOURCE_DIR "/examples", ".txt")) {
-        auto expected = expectations(f);
+        auto expected = test::expectedVerdicts(f);
         if (expected.size() != 3) {
             continue; // examples_test reports a missing header
         }
@@ -349,7 +330,7 @@ TEST(Differential, BruteForceAgreesWithExampleHeaders) {
                 continue;
             }
             ++compared;
-            EXPECT_EQ(test::bruteName(r.verdict), test::bruteName(expected[m]))
+            EXPECT_EQ(test::bruteName(r.verdict), std::string(reach::name(expected[m])))
                 << f << " under " << reach::name(m);
         }
     }

@@ -16,25 +16,8 @@ namespace {
 
 const std::filesystem::path kExamples = TSOREACH_SOURCE_DIR "/examples";
 
-// The expected verdict per model, from the file's header line.
 std::map<reach::MemoryModel, reach::Verdict> expectations(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::string first;
-    std::getline(in, first);
-    static const std::regex header(
-        R"(^# expect sc=(reachable|unreachable) tso=(reachable|unreachable) pso=(reachable|unreachable)\s*$)");
-    std::smatch m;
-    std::map<reach::MemoryModel, reach::Verdict> out;
-    if (!std::regex_match(first, m, header)) {
-        return out;
-    }
-    auto verdict = [](const std::string& s) {
-        return s == "reachable" ? reach::Verdict::Reachable : reach::Verdict::Unreachable;
-    };
-    out[reach::MemoryModel::SC] = verdict(m[1]);
-    out[reach::MemoryModel::TSO] = verdict(m[2]);
-    out[reach::MemoryModel::PSO] = verdict(m[3]);
-    return out;
+    return test::expectedVerdicts(file);
 }
 
 TEST(Examples, EveryExampleHasAHeaderAndEnoughExist) {

@@ -15,16 +15,7 @@ using reach::StepKind;
 using reach::Trace;
 using reach::TraceStep;
 
-constexpr const char* kMp = R"(
-thread w initial a
-transition a b write 1 0
-transition b c write 1 1
-end
-thread r initial a final d
-transition a b read y 1
-transition b c read x 0
-transition c d check && == y 1 == x 1
-end)";
+const char* const kMp = test::kMessagePassing;
 
 class Replay : public ::testing::Test {
   protected:

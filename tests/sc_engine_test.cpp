@@ -57,16 +57,8 @@ TEST(ScEngine, StoreBufferingOutcomeIsUnreachable) {
 }
 
 TEST(ScEngine, MessagePassingSeesBothStores) {
-    reach::Result r = runBoth(R"(
-thread w initial a
-transition a b write 1 0
-transition b c write 1 1
-end
-thread r initial a final d
-transition a b read y 1
-transition b c read x 0
-transition c d check && == y 1 == x 1
-end)");
+    reach::Result r = runBoth(test::kMessagePassing);
+    ;
     ASSERT_EQ(r.verdict, Verdict::Reachable);
     // BFS: the shortest trace is both writes and both reads and the check.
     ASSERT_EQ(r.trace->steps.size(), 5U);
