@@ -115,9 +115,13 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
             out << line << '\n';
         }
         if (r.trace->goalStep < r.trace->steps.size()) {
-            out << "(the goal holds after step " << r.trace->goalStep << "; steps "
-                << r.trace->goalStep + 1 << "-" << r.trace->steps.size()
-                << " flush the stores still buffered)\n";
+            const std::size_t first = r.trace->goalStep + 1;
+            const std::size_t last = r.trace->steps.size();
+            out << "(the goal holds after step " << r.trace->goalStep << "; "
+                << (first == last ? "step " + std::to_string(first) + " flushes the store"
+                                  : "steps " + std::to_string(first) + "-" + std::to_string(last) +
+                                        " flush the stores")
+                << " still buffered)\n";
         }
     }
     if (r.trace && r.trace->steps.empty()) {
