@@ -1,0 +1,37 @@
+#pragma once
+// The robustness attack instrumentation (paper 004 §4.7, after ESOP'13): for
+// an attacker thread t, a store w and a later load l of t, an SC program whose
+// goal is SC-reachable iff some TSO execution delays w past l and closes a
+// happens-before cycle through l (a witness of non-robustness).
+//
+// Work in progress (issue 5): programs with lock/unlock or computed addresses
+// are not supported yet and raise UnsupportedProgram.
+
+#include "tsoreach/lang/program.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tsoreach::instrument {
+
+struct Attack {
+    ThreadId thread;
+    TransitionId store; // a write of `thread`
+    TransitionId load;  // a read of `thread`, reachable from the store's target
+                        // without crossing mfence, lock or unlock
+};
+
+class UnsupportedProgram : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Every (thread, store, load) whose load the store can be delayed past.
+std::vector<Attack> candidateAttacks(const Program& p);
+
+// The instrumented SC program of `attack`, as program text; its goal is the
+// attacker thread in state "success". Throws UnsupportedProgram.
+std::string attackProgramText(const Program& p, const Attack& attack);
+
+} // namespace tsoreach::instrument

@@ -1,0 +1,269 @@
+#include "tsoreach/instrument/attack.hpp"
+
+#include "tsoreach/lang/printer.hpp"
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <optional>
+
+namespace tsoreach::instrument {
+
+namespace {
+
+// Control states of t reachable from `from` without crossing a fence, lock or
+// unlock: the loads a store at `from` may still be buffered at.
+std::vector<bool> reachableWithoutFences(const Program& p, const Thread& t, StateId from) {
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    Graph g(t.stateCount());
+    for (TransitionId id : t.transitions) {
+        const Transition& tr = p.transition(id);
+        const InstrKind k = tr.instr.kind;
+        if (k != InstrKind::Mfence && k != InstrKind::Lock && k != InstrKind::Unlock) {
+            boost::add_edge(tr.from.index(), tr.to.index(), g);
+        }
+    }
+    std::vector<boost::default_color_type> color(t.stateCount(), boost::white_color);
+    auto colors =
+        boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g));
+    boost::breadth_first_visit(g, from.index(), boost::color_map(colors));
+    std::vector<bool> out(t.stateCount());
+    for (std::size_t s = 0; s < out.size(); ++s) {
+        out[s] = color[s] != boost::white_color;
+    }
+    return out;
+}
+
+// Writes the instrumented program text. States of each copy get a distinct
+// two-character prefix, so no two names collide: "o|" original, "a|"
+// attacker, "h|" helper, "m|N" intermediate steps.
+class AttackWriter {
+  public:
+    AttackWriter(const Program& p, const Attack& attack) : p_(p), attack_(attack) {
+        for (const Transition& tr : p.transitions) {
+            if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
+                throw UnsupportedProgram("robustness of programs with lock/unlock is not "
+                                         "supported yet");
+            }
+            if (accessesMemory(tr.instr.kind)) {
+                std::optional<Value> a = constantValue(p.expr(tr.instr.addr));
+                if (!a) {
+                    throw UnsupportedProgram("robustness of programs with computed addresses "
+                                             "is not supported yet");
+                }
+                addrs_.push_back(*a);
+            }
+        }
+        std::sort(addrs_.begin(), addrs_.end());
+        addrs_.erase(std::unique(addrs_.begin(), addrs_.end()), addrs_.end());
+        // Shadow cells live above every address of the program.
+        const Value top = addrs_.empty() ? 0 : addrs_.back();
+        if (top > (Value(1) << 60)) {
+            throw UnsupportedProgram("addresses above 2^60 leave no room for shadow memory");
+        }
+        base_ = top + 1;
+        scratch_ = "$z";
+        for (bool clash = true; clash;) {
+            clash = false;
+            for (const Thread& t : p.threads) {
+                if (findReg(t, scratch_).valid()) {
+                    scratch_ += "$";
+                    clash = true;
+                }
+            }
+        }
+    }
+
+    std::string run() {
+        for (std::size_t i = 0; i < p_.threads.size(); ++i) {
+            thread(ThreadId(static_cast<std::uint32_t>(i)));
+        }
+        return out_;
+    }
+
+  private:
+    enum Shadow { Buf = 0, IsBuf = 1, Hb = 2 };
+    static constexpr int hbRead = 1;
+    static constexpr int hbWrite = 2;
+
+    std::string shadow(Shadow kind, Value addr) const {
+        const auto i = static_cast<Value>(std::lower_bound(addrs_.begin(), addrs_.end(), addr) -
+                                          addrs_.begin());
+        return std::to_string(base_ + static_cast<Value>(kind) * static_cast<Value>(addrs_.size()) +
+                              i);
+    }
+
+    Value addrOf(const Transition& tr) const { return *constantValue(p_.expr(tr.instr.addr)); }
+
+    std::string fresh() { return "m|" + std::to_string(counter_++); }
+
+    void edge(const std::string& from, const std::string& to, const std::string& instr) {
+        out_ += "transition " + from + " " + to + " " + instr + "\n";
+    }
+
+    // A chain of instructions from `from` to `to` through fresh states.
+    void chain(const std::string& from, const std::string& to,
+               const std::vector<std::string>& instrs) {
+        std::string cur = from;
+        for (std::size_t i = 0; i < instrs.size(); ++i) {
+            std::string next = i + 1 == instrs.size() ? to : fresh();
+            edge(cur, next, instrs[i]);
+            cur = next;
+        }
+    }
+
+    void thread(ThreadId tid) {
+        const Thread& t = p_.thread(tid);
+        const bool attacker = tid == attack_.thread;
+        auto name = [&](const char* prefix, StateId s) {
+            return std::string(prefix) + t.stateNames[s.index()];
+        };
+        out_ += "thread " + t.name + "\ninitial " + name("o|", t.initial) + "\n";
+        if (attacker) {
+            out_ += "final success\n";
+        }
+        for (TransitionId id : t.transitions) {
+            const Transition& tr = p_.transition(id);
+            edge(name("o|", tr.from), name("o|", tr.to), printInstruction(p_, tr));
+        }
+        if (attacker) {
+            attackerCopy(t, name);
+        } else {
+            helperCopy(t, name);
+        }
+        out_ += "end\n";
+    }
+
+    template <class Name> void attackerCopy(const Thread& t, Name&& name) {
+        const Transition& w = p_.transition(attack_.store);
+        const Transition& l = p_.transition(attack_.load);
+        const std::string value = printExpr(p_, t, w.instr.value);
+        const Value wa = addrOf(w);
+        // Becoming the attacker: w's store goes to the buffer, not memory.
+        chain(name("o|", w.from), name("a|", w.to),
+              {"write " + value + " " + shadow(Buf, wa), "write 1 " + shadow(IsBuf, wa)});
+        for (TransitionId id : t.transitions) {
+            const Transition& tr = p_.transition(id);
+            const std::string from = name("a|", tr.from);
+            const std::string to = name("a|", tr.to);
+            switch (tr.instr.kind) {
+            case InstrKind::Write: {
+                const Value a = addrOf(tr);
+                chain(from, to,
+                      {"write " + printExpr(p_, t, tr.instr.value) + " " + shadow(Buf, a),
+                       "write 1 " + shadow(IsBuf, a)});
+                break;
+            }
+            case InstrKind::Read: {
+                // The newest own buffered store, else memory.
+                const Value a = addrOf(tr);
+                const std::string reg = t.regNames[tr.instr.reg.index()];
+                const std::string test = fresh();
+                edge(from, test, "read " + scratch_ + " " + shadow(IsBuf, a));
+                chain(test, to,
+                      {"check == " + scratch_ + " 1", "read " + reg + " " + shadow(Buf, a)});
+                chain(test, to,
+                      {"check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a)});
+                if (id == attack_.load) {
+                    // The attack load reads memory (W4) and ends the attacker.
+                    chain(from, "prefinal",
+                          {"read " + scratch_ + " " + shadow(IsBuf, a),
+                           "check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a),
+                           "write " + std::to_string(hbRead) + " " + shadow(Hb, a)});
+                }
+                break;
+            }
+            case InstrKind::Mfence: // the attacker never drains its buffer (W2)
+                break;
+            default:
+                edge(from, to, printInstruction(p_, tr));
+                break;
+            }
+        }
+        (void)l;
+        // Success: something hb-after the load touched w's address, so w's
+        // late flush closes a happens-before cycle.
+        chain("prefinal", "success",
+              {"read " + scratch_ + " " + shadow(Hb, wa), "check != " + scratch_ + " 0"});
+    }
+
+    template <class Name> void helperCopy(const Thread& t, Name&& name) {
+        for (TransitionId id : t.transitions) {
+            const Transition& tr = p_.transition(id);
+            const std::string orig = name("o|", tr.from);
+            const std::string from = name("h|", tr.from);
+            const std::string to = name("h|", tr.to);
+            switch (tr.instr.kind) {
+            case InstrKind::Read: {
+                const Value a = addrOf(tr);
+                const std::string read = printInstruction(p_, tr);
+                const std::string hb = shadow(Hb, a);
+                // Enter helper mode by reading what a helper wrote.
+                chain(orig, to,
+                      {"read " + scratch_ + " " + hb, "check == " + scratch_ + " 2", read});
+                // In helper mode a load marks its address read, unless written.
+                const std::string mark = fresh();
+                chain(from, mark, {read, "read " + scratch_ + " " + hb});
+                edge(mark, to, "check == " + scratch_ + " 2");
+                chain(
+                    mark, to,
+                    {"check != " + scratch_ + " 2", "write " + std::to_string(hbRead) + " " + hb});
+                break;
+            }
+            case InstrKind::Write: {
+                const Value a = addrOf(tr);
+                const std::string write = printInstruction(p_, tr);
+                const std::string hb = shadow(Hb, a);
+                const std::string markWrite = "write " + std::to_string(hbWrite) + " " + hb;
+                // Enter helper mode by overwriting what was read or written
+                // after the load.
+                chain(orig, to,
+                      {"read " + scratch_ + " " + hb, "check != " + scratch_ + " 0", write,
+                       markWrite});
+                chain(from, to, {write, markWrite});
+                break;
+            }
+            default:
+                edge(from, to, printInstruction(p_, tr));
+                break;
+            }
+        }
+    }
+
+    const Program& p_;
+    Attack attack_;
+    std::vector<Value> addrs_;
+    Value base_ = 0;
+    std::string scratch_;
+    std::string out_;
+    std::size_t counter_ = 0;
+};
+
+} // namespace
+
+std::vector<Attack> candidateAttacks(const Program& p) {
+    std::vector<Attack> out;
+    for (std::size_t i = 0; i < p.threads.size(); ++i) {
+        const Thread& t = p.threads[i];
+        for (TransitionId w : t.transitions) {
+            const Transition& store = p.transition(w);
+            if (store.instr.kind != InstrKind::Write) {
+                continue;
+            }
+            const std::vector<bool> reach = reachableWithoutFences(p, t, store.to);
+            for (TransitionId l : t.transitions) {
+                const Transition& load = p.transition(l);
+                if (load.instr.kind == InstrKind::Read && reach[load.from.index()]) {
+                    out.push_back({ThreadId(static_cast<std::uint32_t>(i)), w, l});
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::string attackProgramText(const Program& p, const Attack& attack) {
+    return AttackWriter(p, attack).run();
+}
+
+} // namespace tsoreach::instrument

@@ -1,0 +1,117 @@
+// Robustness against TSO by attacks (work in progress, issue 5) against the
+// brute-force robustness oracle: litmus programs and random acyclic programs
+// without locks and with constant addresses.
+
+#include "random_program.hpp"
+#include "robustness_oracle.hpp"
+#include "test_util.hpp"
+#include "tsoreach/instrument/attack.hpp"
+#include "tsoreach/robustness/robustness.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tsoreach {
+namespace {
+
+using robustness::RobustVerdict;
+
+RobustVerdict attackVerdict(const Program& p) {
+    return robustness::checkTsoRobustness(p, {}, false).verdict;
+}
+
+TEST(Attacks, LitmusVerdicts) {
+    struct Case {
+        const char* name;
+        const char* text;
+        RobustVerdict expected;
+    };
+    const Case cases[] = {
+        {"SB", R"(thread t0 initial a transition a b write 1 0 transition b c read r 1 end
+thread t1 initial a transition a b write 1 1 transition b c read r 0 end)",
+         RobustVerdict::NotRobust},
+        {"SB+mfences", R"(thread t0 initial a transition a b write 1 0 transition b m mfence
+transition m c read r 1 end
+thread t1 initial a transition a b write 1 1 transition b m mfence transition m c read r 0 end)",
+         RobustVerdict::Robust},
+        {"SB+one fence", R"(thread t0 initial a transition a b write 1 0 transition b m mfence
+transition m c read r 1 end
+thread t1 initial a transition a b write 1 1 transition b c read r 0 end)",
+         RobustVerdict::NotRobust},
+        {"MP", R"(thread t0 initial a transition a b write 1 0 transition b c write 1 1 end
+thread t1 initial a transition a b read r 1 transition b c read s 0 end)",
+         RobustVerdict::Robust},
+        {"LB", R"(thread t0 initial a transition a b read r 0 transition b c write 1 1 end
+thread t1 initial a transition a b read r 1 transition b c write 1 0 end)",
+         RobustVerdict::Robust},
+        // t1's read of y after t0's load of y is no happens-before edge, so
+        // t1's later store to x does not close a cycle.
+        {"read-read is no conflict", R"(thread t0 initial a transition a b write 1 0
+transition b c read r 1 end
+thread t1 initial a transition a b read r 1 transition b c write 2 0 end)",
+         RobustVerdict::Robust},
+        // ... but a store to y after t0's load is (from-read).
+        {"read-write is a conflict", R"(thread t0 initial a transition a b write 1 0
+transition b c read r 1 end
+thread t1 initial a transition a b write 1 1 transition b c write 2 0 end)",
+         RobustVerdict::NotRobust},
+        {"forwarding only",
+         "thread t initial a transition a b write 1 0 "
+         "transition b c read r 0 end",
+         RobustVerdict::Robust},
+    };
+    for (const Case& c : cases) {
+        EXPECT_EQ(attackVerdict(test::parse(c.text)), c.expected) << c.name;
+    }
+}
+
+TEST(Attacks, CandidatesStopAtFences) {
+    Program p = test::parse("thread t initial a transition a b write 1 0 transition b c read r 1 "
+                            "transition c d mfence transition d e read s 1 end");
+    auto attacks = instrument::candidateAttacks(p);
+    ASSERT_EQ(attacks.size(), 1U);
+    EXPECT_EQ(attacks[0].load, TransitionId(1));
+}
+
+TEST(Attacks, UnsupportedProgramsAreRefused) {
+    EXPECT_THROW(attackVerdict(test::parse("thread t initial a transition a b lock "
+                                           "transition b c write 1 0 transition c d read r 1 "
+                                           "end")),
+                 instrument::UnsupportedProgram);
+    EXPECT_THROW(attackVerdict(test::parse("thread t initial a transition a b write 1 r "
+                                           "transition b c read s 1 end")),
+                 instrument::UnsupportedProgram);
+}
+
+// Every random acyclic program the attacks support: the same verdict as the
+// brute-force oracle's TSO robustness.
+TEST(Attacks, AgreeWithTheBruteForceOracle) {
+    int compared = 0;
+    int nonRobust = 0;
+    for (std::uint64_t seed = 0; seed < 1000 && compared < 300; ++seed) {
+        const std::string text = test::randomAcyclicProgram(seed);
+        const Program p = parseProgram(text, "acyclic" + std::to_string(seed));
+        RobustVerdict got;
+        try {
+            got = attackVerdict(p);
+        } catch (const instrument::UnsupportedProgram&) {
+            continue;
+        }
+        test::RobResult oracle = test::robustness(p, test::RobModel::TSO);
+        if (oracle.verdict == test::RobVerdict::Unknown) {
+            continue;
+        }
+        ++compared;
+        const RobustVerdict want = oracle.verdict == test::RobVerdict::Robust
+                                       ? RobustVerdict::Robust
+                                       : RobustVerdict::NotRobust;
+        nonRobust += want == RobustVerdict::NotRobust ? 1 : 0;
+        EXPECT_EQ(got, want) << "seed " << seed << "\n" << text;
+    }
+    std::cout << "[ attacks ] " << compared << " programs compared, " << nonRobust
+              << " not robust\n";
+    EXPECT_EQ(compared, 300);
+    EXPECT_GE(nonRobust, 10);
+}
+
+} // namespace
+} // namespace tsoreach
