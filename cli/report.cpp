@@ -66,6 +66,83 @@ std::string formatMb(double mb) {
 
 } // namespace
 
+std::string traceTable(const Program& p, const reach::Trace& trace) {
+    std::ostringstream out;
+    // Rows of cells, then pad every column to its widest cell.
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"step", "thread", "transition", "instruction", "line", "effect"});
+    std::size_t n = 0;
+    for (const TraceStep& s : trace.steps) {
+        const Thread& th = p.thread(s.thread);
+        if (s.kind == StepKind::Flush) {
+            rows.push_back(
+                {std::to_string(++n), th.name, "", "flush", "", effect(p, trace.model, s)});
+            continue;
+        }
+        const Transition& tr = p.transition(s.transition);
+        rows.push_back({std::to_string(++n), th.name,
+                        th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
+                        printInstruction(p, tr), std::to_string(tr.pos.line),
+                        effect(p, trace.model, s)});
+    }
+    std::vector<std::size_t> width(rows[0].size(), 0);
+    for (const auto& row : rows) {
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            width[c] = std::max(width[c], row[c].size());
+        }
+    }
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            std::string cell = row[c];
+            if (c == 0 || c == 4) { // numbers right-aligned
+                cell.insert(0, width[c] - cell.size(), ' ');
+            } else if (c + 1 < row.size()) {
+                cell.append(width[c] - cell.size(), ' ');
+            }
+            line += (c == 0 ? "" : "  ") + cell;
+        }
+        while (!line.empty() && line.back() == ' ') {
+            line.pop_back();
+        }
+        out << line << '\n';
+    }
+    return out.str();
+}
+
+nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    std::size_t n = 0;
+    for (const TraceStep& s : trace.steps) {
+        const Thread& th = p.thread(s.thread);
+        nlohmann::ordered_json step;
+        step["step"] = ++n;
+        step["thread"] = th.name;
+        step["kind"] = kindName(p, s);
+        if (s.kind == StepKind::Instruction) {
+            const Transition& tr = p.transition(s.transition);
+            step["from"] = th.stateNames[tr.from.index()];
+            step["to"] = th.stateNames[tr.to.index()];
+            step["instruction"] = printInstruction(p, tr);
+            step["line"] = tr.pos.line;
+            if (tr.instr.reg.valid()) {
+                step["reg"] = th.regNames[tr.instr.reg.index()];
+            }
+        }
+        if (s.addr) {
+            step["addr"] = *s.addr;
+        }
+        if (s.value) {
+            step["value"] = *s.value;
+        }
+        if (s.forwarded) {
+            step["source"] = *s.forwarded ? "buffer" : "memory";
+        }
+        out.push_back(step);
+    }
+    return out;
+}
+
 std::string textReport(const Program& p, const Goal& g, const RunInfo& info, const reach::Result& r,
                        bool withStats) {
     std::ostringstream out;
@@ -75,45 +152,7 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
     }
     out << '\n';
     if (r.trace && !r.trace->steps.empty()) {
-        // Rows of cells, then pad every column to its widest cell.
-        std::vector<std::vector<std::string>> rows;
-        rows.push_back({"step", "thread", "transition", "instruction", "line", "effect"});
-        std::size_t n = 0;
-        for (const TraceStep& s : r.trace->steps) {
-            const Thread& th = p.thread(s.thread);
-            if (s.kind == StepKind::Flush) {
-                rows.push_back(
-                    {std::to_string(++n), th.name, "", "flush", "", effect(p, info.model, s)});
-                continue;
-            }
-            const Transition& tr = p.transition(s.transition);
-            rows.push_back({std::to_string(++n), th.name,
-                            th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
-                            printInstruction(p, tr), std::to_string(tr.pos.line),
-                            effect(p, info.model, s)});
-        }
-        std::vector<std::size_t> width(rows[0].size(), 0);
-        for (const auto& row : rows) {
-            for (std::size_t c = 0; c < row.size(); ++c) {
-                width[c] = std::max(width[c], row[c].size());
-            }
-        }
-        for (const auto& row : rows) {
-            std::string line;
-            for (std::size_t c = 0; c < row.size(); ++c) {
-                std::string cell = row[c];
-                if (c == 0 || c == 4) { // numbers right-aligned
-                    cell.insert(0, width[c] - cell.size(), ' ');
-                } else if (c + 1 < row.size()) {
-                    cell.append(width[c] - cell.size(), ' ');
-                }
-                line += (c == 0 ? "" : "  ") + cell;
-            }
-            while (!line.empty() && line.back() == ' ') {
-                line.pop_back();
-            }
-            out << line << '\n';
-        }
+        out << traceTable(p, *r.trace);
         if (r.trace->goalStep < r.trace->steps.size()) {
             const std::size_t first = r.trace->goalStep + 1;
             const std::size_t last = r.trace->steps.size();
@@ -168,38 +207,7 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
         goal.push_back({{"thread", p.thread(t).name}, {"states", states}});
     }
     j["goal"] = goal;
-    nlohmann::ordered_json trace = nlohmann::ordered_json::array();
-    if (r.trace) {
-        std::size_t n = 0;
-        for (const TraceStep& s : r.trace->steps) {
-            const Thread& th = p.thread(s.thread);
-            nlohmann::ordered_json step;
-            step["step"] = ++n;
-            step["thread"] = th.name;
-            step["kind"] = kindName(p, s);
-            if (s.kind == StepKind::Instruction) {
-                const Transition& tr = p.transition(s.transition);
-                step["from"] = th.stateNames[tr.from.index()];
-                step["to"] = th.stateNames[tr.to.index()];
-                step["instruction"] = printInstruction(p, tr);
-                step["line"] = tr.pos.line;
-                if (tr.instr.reg.valid()) {
-                    step["reg"] = th.regNames[tr.instr.reg.index()];
-                }
-            }
-            if (s.addr) {
-                step["addr"] = *s.addr;
-            }
-            if (s.value) {
-                step["value"] = *s.value;
-            }
-            if (s.forwarded) {
-                step["source"] = *s.forwarded ? "buffer" : "memory";
-            }
-            trace.push_back(step);
-        }
-    }
-    j["trace"] = trace;
+    j["trace"] = r.trace ? traceJson(p, *r.trace) : nlohmann::ordered_json::array();
     if (r.trace) {
         j["goal_step"] = r.trace->goalStep;
     }

@@ -74,7 +74,7 @@ class AttackWriter {
         }
     }
 
-    std::string run() {
+    AttackProgram run() {
         for (std::size_t i = 0; i < p_.threads.size(); ++i) {
             thread(ThreadId(static_cast<std::uint32_t>(i)));
         }
@@ -97,20 +97,27 @@ class AttackWriter {
 
     std::string fresh() { return "m|" + std::to_string(counter_++); }
 
-    void edge(const std::string& from, const std::string& to, const std::string& instr) {
-        out_ += "transition " + from + " " + to + " " + instr + "\n";
+    void edge(const std::string& from, const std::string& to, const std::string& instr,
+              StepOrigin origin = {}) {
+        out_.text += "transition " + from + " " + to + " " + instr + "\n";
+        out_.origins.push_back(origin);
     }
 
     // A chain of instructions from `from` to `to` through fresh states.
+    // A chain of instructions from `from` to `to` through fresh states; the
+    // one at index `real` executes the original instruction `origin`.
     void chain(const std::string& from, const std::string& to,
-               const std::vector<std::string>& instrs) {
+               const std::vector<std::string>& instrs, std::size_t real = npos,
+               StepOrigin origin = {}) {
         std::string cur = from;
         for (std::size_t i = 0; i < instrs.size(); ++i) {
             std::string next = i + 1 == instrs.size() ? to : fresh();
-            edge(cur, next, instrs[i]);
+            edge(cur, next, instrs[i], i == real ? origin : StepOrigin{});
             cur = next;
         }
     }
+
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
     void thread(ThreadId tid) {
         const Thread& t = p_.thread(tid);
@@ -118,20 +125,20 @@ class AttackWriter {
         auto name = [&](const char* prefix, StateId s) {
             return std::string(prefix) + t.stateNames[s.index()];
         };
-        out_ += "thread " + t.name + "\ninitial " + name("o|", t.initial) + "\n";
+        out_.text += "thread " + t.name + "\ninitial " + name("o|", t.initial) + "\n";
         if (attacker) {
-            out_ += "final success\n";
+            out_.text += "final success\n";
         }
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
-            edge(name("o|", tr.from), name("o|", tr.to), printInstruction(p_, tr));
+            edge(name("o|", tr.from), name("o|", tr.to), printInstruction(p_, tr), {id, false});
         }
         if (attacker) {
             attackerCopy(t, name);
         } else {
             helperCopy(t, name);
         }
-        out_ += "end\n";
+        out_.text += "end\n";
     }
 
     template <class Name> void attackerCopy(const Thread& t, Name&& name) {
@@ -141,7 +148,8 @@ class AttackWriter {
         const Value wa = addrOf(w);
         // Becoming the attacker: w's store goes to the buffer, not memory.
         chain(name("o|", w.from), name("a|", w.to),
-              {"write " + value + " " + shadow(Buf, wa), "write 1 " + shadow(IsBuf, wa)});
+              {"write " + value + " " + shadow(Buf, wa), "write 1 " + shadow(IsBuf, wa)}, 0,
+              {attack_.store, true});
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
             const std::string from = name("a|", tr.from);
@@ -151,7 +159,8 @@ class AttackWriter {
                 const Value a = addrOf(tr);
                 chain(from, to,
                       {"write " + printExpr(p_, t, tr.instr.value) + " " + shadow(Buf, a),
-                       "write 1 " + shadow(IsBuf, a)});
+                       "write 1 " + shadow(IsBuf, a)},
+                      0, {id, true});
                 break;
             }
             case InstrKind::Read: {
@@ -161,22 +170,25 @@ class AttackWriter {
                 const std::string test = fresh();
                 edge(from, test, "read " + scratch_ + " " + shadow(IsBuf, a));
                 chain(test, to,
-                      {"check == " + scratch_ + " 1", "read " + reg + " " + shadow(Buf, a)});
+                      {"check == " + scratch_ + " 1", "read " + reg + " " + shadow(Buf, a)}, 1,
+                      {id, true});
                 chain(test, to,
-                      {"check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a)});
+                      {"check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a)}, 1,
+                      {id, true});
                 if (id == attack_.load) {
                     // The attack load reads memory (W4) and ends the attacker.
                     chain(from, "prefinal",
                           {"read " + scratch_ + " " + shadow(IsBuf, a),
                            "check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a),
-                           "write " + std::to_string(hbRead) + " " + shadow(Hb, a)});
+                           "write " + std::to_string(hbRead) + " " + shadow(Hb, a)},
+                          2, {id, true});
                 }
                 break;
             }
             case InstrKind::Mfence: // the attacker never drains its buffer (W2)
                 break;
             default:
-                edge(from, to, printInstruction(p_, tr));
+                edge(from, to, printInstruction(p_, tr), {id, true});
                 break;
             }
         }
@@ -200,10 +212,11 @@ class AttackWriter {
                 const std::string hb = shadow(Hb, a);
                 // Enter helper mode by reading what a helper wrote.
                 chain(orig, to,
-                      {"read " + scratch_ + " " + hb, "check == " + scratch_ + " 2", read});
+                      {"read " + scratch_ + " " + hb, "check == " + scratch_ + " 2", read}, 2,
+                      {id, false});
                 // In helper mode a load marks its address read, unless written.
                 const std::string mark = fresh();
-                chain(from, mark, {read, "read " + scratch_ + " " + hb});
+                chain(from, mark, {read, "read " + scratch_ + " " + hb}, 0, {id, false});
                 edge(mark, to, "check == " + scratch_ + " 2");
                 chain(
                     mark, to,
@@ -219,12 +232,13 @@ class AttackWriter {
                 // after the load.
                 chain(orig, to,
                       {"read " + scratch_ + " " + hb, "check != " + scratch_ + " 0", write,
-                       markWrite});
-                chain(from, to, {write, markWrite});
+                       markWrite},
+                      2, {id, false});
+                chain(from, to, {write, markWrite}, 0, {id, false});
                 break;
             }
             default:
-                edge(from, to, printInstruction(p_, tr));
+                edge(from, to, printInstruction(p_, tr), {id, false});
                 break;
             }
         }
@@ -235,7 +249,7 @@ class AttackWriter {
     std::vector<Value> addrs_;
     Value base_ = 0;
     std::string scratch_;
-    std::string out_;
+    AttackProgram out_;
     std::size_t counter_ = 0;
 };
 
@@ -262,7 +276,7 @@ std::vector<Attack> candidateAttacks(const Program& p) {
     return out;
 }
 
-std::string attackProgramText(const Program& p, const Attack& attack) {
+AttackProgram attackProgram(const Program& p, const Attack& attack) {
     return AttackWriter(p, attack).run();
 }
 

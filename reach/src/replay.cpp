@@ -42,14 +42,22 @@ class Replayer {
         m_.psoBuffer.resize(p.threads.size());
     }
 
-    ReplayOutcome run(const Trace& trace) {
+    ReplayOutcome run(const Trace& original) {
+        ReplayOutcome out = check(original);
+        out.completed = std::move(completed_);
+        return out;
+    }
+
+  private:
+    ReplayOutcome check(const Trace& trace) {
+        completed_ = trace;
         model_ = trace.model;
         if (trace.goalStep > trace.steps.size()) {
             return fail(0, "the goal step " + std::to_string(trace.goalStep) +
                                " is past the last step " + std::to_string(trace.steps.size()));
         }
         for (std::size_t i = 0; i < trace.goalStep; ++i) {
-            if (std::optional<std::string> err = step(trace.steps[i])) {
+            if (std::optional<std::string> err = step(completed_.steps[i])) {
                 return fail(i + 1, *err);
             }
         }
@@ -61,14 +69,13 @@ class Replayer {
                 return fail(i + 1, "only flushes may follow the goal step " +
                                        std::to_string(trace.goalStep));
             }
-            if (std::optional<std::string> err = step(trace.steps[i])) {
+            if (std::optional<std::string> err = step(completed_.steps[i])) {
                 return fail(i + 1, *err);
             }
         }
-        return ReplayOutcome{true, 0, {}};
+        return ReplayOutcome{true, 0, {}, {}};
     }
 
-  private:
     ReplayOutcome checkGoal() const {
         for (ThreadId t : g_.constrainedThreads()) {
             if (!g_.accepts(t, m_.pc[t.index()])) {
@@ -78,12 +85,12 @@ class Replayer {
                                    "', which the goal does not accept");
             }
         }
-        return ReplayOutcome{true, 0, {}};
+        return ReplayOutcome{true, 0, {}, {}};
     }
 
     static ReplayOutcome fail(std::size_t step, std::string why) {
         std::string where = step == 0 ? "at the goal step" : "at step " + std::to_string(step);
-        return ReplayOutcome{false, step, where + ": " + why};
+        return ReplayOutcome{false, step, where + ": " + why, {}};
     }
 
     // A recorded field against the replayed one.
@@ -149,7 +156,7 @@ class Replayer {
         }
     }
 
-    std::optional<std::string> flush(const TraceStep& s) {
+    std::optional<std::string> flush(TraceStep& s) {
         const std::size_t t = s.thread.index();
         const std::string who = "flush of thread '" + p_.thread(s.thread).name + "'";
         if (recorded_ == Recorded::Required && (!s.addr || !s.value)) {
@@ -191,10 +198,12 @@ class Replayer {
             it->second.pop_front();
         }
         m_.memory[addr] = v;
+        s.addr = addr;
+        s.value = v;
         return std::nullopt;
     }
 
-    std::optional<std::string> step(const TraceStep& s) {
+    std::optional<std::string> step(TraceStep& s) {
         if (!s.thread.valid() || s.thread.index() >= p_.threads.size()) {
             return "no such thread";
         }
@@ -285,6 +294,9 @@ class Replayer {
             return what + ": recorded as served by " + from(s.forwarded) +
                    ", but replay serves it from " + from(source);
         }
+        s.addr = addr;
+        s.value = value;
+        s.forwarded = source;
         m_.pc[t] = tr.to;
         return std::nullopt;
     }
@@ -293,6 +305,7 @@ class Replayer {
     const Goal& g_;
     Machine m_;
     Recorded recorded_;
+    Trace completed_;
     MemoryModel model_ = MemoryModel::SC;
     std::vector<Value> stack_;
 };

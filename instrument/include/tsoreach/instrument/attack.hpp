@@ -30,8 +30,21 @@ class UnsupportedProgram : public std::runtime_error {
 // Every (thread, store, load) whose load the store can be delayed past.
 std::vector<Attack> candidateAttacks(const Program& p);
 
-// The instrumented SC program of `attack`, as program text; its goal is the
-// attacker thread in state "success". Throws UnsupportedProgram.
-std::string attackProgramText(const Program& p, const Attack& attack);
+// Where a transition of the instrumented program comes from: an original
+// transition executed as under SC (`delayed` false: a store reaches memory at
+// once), or by the attacker (`delayed`: stores wait in its buffer), or
+// nothing (invalid `original`: shadow bookkeeping).
+struct StepOrigin {
+    TransitionId original;
+    bool delayed = false;
+};
+
+struct AttackProgram {
+    std::string text;                // goal: the attacker thread in state "success"
+    std::vector<StepOrigin> origins; // by TransitionId of the parsed text
+};
+
+// The instrumented SC program of `attack`. Throws UnsupportedProgram.
+AttackProgram attackProgram(const Program& p, const Attack& attack);
 
 } // namespace tsoreach::instrument

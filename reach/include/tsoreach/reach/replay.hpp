@@ -15,6 +15,9 @@ struct ReplayOutcome {
     bool ok = false;
     std::size_t failedStep = 0; // 1-based step that failed; 0 for the final goal check
     std::string error;          // empty when ok
+    // The trace with every address, value and load source filled in from the
+    // replay (up to the failing step); useful for traces recorded partially.
+    Trace completed;
 };
 
 enum class Recorded {

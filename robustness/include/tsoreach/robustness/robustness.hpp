@@ -2,12 +2,14 @@
 // Robustness against TSO by attacks (paper 004 §4.6-4.7): the program is
 // robust iff no attack's instrumented SC program reaches its goal.
 //
-// Work in progress (issue 5): no witness trace or cycle yet, no CLI command;
+// Work in progress (issue 5): witnesses are replayed but their
+// happens-before cycle is not built yet;
 // programs with lock/unlock or computed addresses raise
 // instrument::UnsupportedProgram.
 
 #include "tsoreach/instrument/attack.hpp"
 #include "tsoreach/reach/options.hpp"
+#include "tsoreach/reach/trace.hpp"
 
 #include <string>
 #include <vector>
@@ -16,12 +18,20 @@ namespace tsoreach::robustness {
 
 enum class RobustVerdict { Robust, NotRobust, Unknown };
 
+// A feasible attack with its TSO execution of the original program: the
+// attacker's stores from the attack store on wait in its buffer until the
+// end; every other store reaches memory at once.
+struct Witness {
+    instrument::Attack attack;
+    reach::Trace trace; // replayed under TSO, every address and value filled in
+};
+
 struct RobustnessResult {
     RobustVerdict verdict = RobustVerdict::Unknown;
     std::string reason; // Unknown only: the limit that stopped an attack's search
     std::size_t attacks = 0;
     std::size_t checked = 0;
-    std::vector<instrument::Attack> feasible;
+    std::vector<Witness> witnesses; // one per feasible attack
 };
 
 // Checks every candidate attack with the SC engine under `options`; with
