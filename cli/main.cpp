@@ -8,10 +8,12 @@
 #include "tsoreach/lang/validate.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/robustness/robustness.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -193,6 +195,50 @@ int runReplay(const ReplayArgs& a, Context& ctx) {
     return outcome.ok ? exitHolds : exitViolated;
 }
 
+struct RobustArgs {
+    std::string file;
+    std::string model = "tso";
+    bool json = false;
+    bool all = false;
+    std::uint64_t maxStates = 0;
+    double timeout = 0;
+    std::uint64_t maxMemory = 0;
+};
+
+// Exit 0 robust, 10 not robust, 3 unknown.
+int runRobust(const RobustArgs& a, Context& ctx) {
+    ctx.model = a.model;
+    ctx.engine = "attacks";
+    Program program = parseProgramFile(a.file);
+    if (a.model != "tso") {
+        throw UsageError("robustness against --model " + a.model + " is not implemented yet");
+    }
+    reach::Options options;
+    options.maxStates = a.maxStates;
+    options.timeoutSeconds = a.timeout;
+    options.maxMemoryMb = a.maxMemory;
+    const auto start = std::chrono::steady_clock::now();
+    robustness::RobustnessResult r;
+    try {
+        r = robustness::checkTsoRobustness(program, options, a.all);
+    } catch (const instrument::UnsupportedProgram& e) {
+        throw UsageError(std::string(e.what()) + " (tsoreach robust is in progress)");
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    emit(a.json ? cli::robustJson(program, a.file, r, seconds)
+                : cli::robustText(program, r, seconds));
+    switch (r.verdict) {
+    case robustness::RobustVerdict::Robust:
+        return exitHolds;
+    case robustness::RobustVerdict::NotRobust:
+        return exitViolated;
+    case robustness::RobustVerdict::Unknown:
+        return exitUnknown;
+    }
+    return exitInternal;
+}
+
 int runReach(const ReachArgs& a, Context& ctx) {
     ctx.model = a.model;
     Program program = parseProgramFile(a.file);
@@ -286,6 +332,25 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeInteger);
     reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
 
+    RobustArgs ba;
+    CLI::App* robustCmd = app.add_subcommand(
+        "robust", "Decide whether every TSO execution is sequentially consistent (in progress: "
+                  "no lock/unlock or computed addresses yet)");
+    robustCmd->footer("Exit codes: 0 robust, 10 not robust (a witness is printed), 3 unknown, "
+                      "2 usage or input error, 1 internal error.");
+    robustCmd->add_option("FILE", ba.file, "Program file")->required();
+    robustCmd->add_option("--model", ba.model, "Memory model (only tso so far)")
+        ->check(CLI::IsMember({"tso", "pso"}))
+        ->capture_default_str();
+    robustCmd->add_flag("--json", ba.json, "Print one JSON object");
+    robustCmd->add_flag("--all", ba.all, "List every feasible attack, not just the first");
+    robustCmd->add_option("--max-states", ba.maxStates, "Per attack: stop beyond N states")
+        ->check(nonNegativeInteger);
+    robustCmd->add_option("--timeout", ba.timeout, "Per attack: stop after S seconds")
+        ->check(nonNegativeNumber);
+    robustCmd->add_option("--max-memory", ba.maxMemory, "Per attack: stop beyond MB of memory")
+        ->check(nonNegativeInteger);
+
     ReplayArgs pa;
     CLI::App* replayCmd = app.add_subcommand(
         "replay", "Check a trace (JSON, as in docs/json.md) step by step against the program");
@@ -328,6 +393,11 @@ int run(int argc, char** argv, Context& ctx) {
         ctx.command = "reach";
         ctx.file = ra.file;
         return runReach(ra, ctx);
+    }
+    if (*robustCmd) {
+        ctx.command = "robust";
+        ctx.file = ba.file;
+        return runRobust(ba, ctx);
     }
     if (*replayCmd) {
         ctx.command = "replay";

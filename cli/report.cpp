@@ -239,4 +239,81 @@ std::string replayJson(const std::string& file, const std::string& traceFile,
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+std::string verdictName(robustness::RobustVerdict v) {
+    switch (v) {
+    case robustness::RobustVerdict::Robust:
+        return "robust";
+    case robustness::RobustVerdict::NotRobust:
+        return "not-robust";
+    case robustness::RobustVerdict::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+// "write 1 0 (line 3, a -> b)"
+std::string describeTransition(const Program& p, TransitionId id) {
+    const Transition& tr = p.transition(id);
+    const Thread& th = p.thread(tr.thread);
+    return "'" + printInstruction(p, tr) + "' (line " + std::to_string(tr.pos.line) + ", " +
+           th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()] + ")";
+}
+
+nlohmann::ordered_json transitionJson(const Program& p, TransitionId id) {
+    const Transition& tr = p.transition(id);
+    const Thread& th = p.thread(tr.thread);
+    return {{"from", th.stateNames[tr.from.index()]},
+            {"to", th.stateNames[tr.to.index()]},
+            {"line", tr.pos.line},
+            {"instruction", printInstruction(p, tr)}};
+}
+
+} // namespace
+
+std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds) {
+    std::ostringstream out;
+    out << (r.verdict == robustness::RobustVerdict::NotRobust ? "not robust"
+                                                              : verdictName(r.verdict));
+    if (r.verdict == robustness::RobustVerdict::Unknown) {
+        out << ": " << r.reason;
+    }
+    out << '\n';
+    for (const robustness::Witness& w : r.witnesses) {
+        out << "attack: thread " << p.thread(w.attack.thread).name << " delays "
+            << describeTransition(p, w.attack.store) << " past "
+            << describeTransition(p, w.attack.load) << "\n";
+        out << traceTable(p, w.trace);
+    }
+    out << "(" << r.checked << " of " << r.attacks << " attacks checked, " << r.witnesses.size()
+        << " feasible, " << formatSeconds(seconds) << " s)\n";
+    return out.str();
+}
+
+std::string robustJson(const Program& p, const std::string& file,
+                       const robustness::RobustnessResult& r, double seconds) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "robust";
+    j["file"] = file;
+    j["model"] = "tso";
+    j["verdict"] = verdictName(r.verdict);
+    if (r.verdict == robustness::RobustVerdict::Unknown) {
+        j["reason"] = r.reason;
+    }
+    j["attacks"] = {{"total", r.attacks}, {"feasible", r.witnesses.size()}, {"checked", r.checked}};
+    nlohmann::ordered_json witnesses = nlohmann::ordered_json::array();
+    for (const robustness::Witness& w : r.witnesses) {
+        witnesses.push_back({{"thread", p.thread(w.attack.thread).name},
+                             {"store", transitionJson(p, w.attack.store)},
+                             {"load", transitionJson(p, w.attack.load)},
+                             {"trace", traceJson(p, w.trace)}});
+    }
+    j["witnesses"] = witnesses;
+    j["stats"] = {{"time_s", seconds}, {"peak_rss_mb", reach::processPeakRssMb()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace tsoreach::cli

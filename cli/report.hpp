@@ -7,6 +7,7 @@
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/robustness/robustness.hpp"
 
 #include <string>
 
@@ -29,5 +30,10 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
 std::string replayJson(const std::string& file, const std::string& traceFile,
                        reach::MemoryModel model, const Goal& g, const Program& p,
                        const reach::Trace& trace, const reach::ReplayOutcome& outcome);
+
+// Reports of `tsoreach robust`.
+std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds);
+std::string robustJson(const Program& p, const std::string& file,
+                       const robustness::RobustnessResult& r, double seconds);
 
 } // namespace tsoreach::cli
