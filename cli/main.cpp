@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -200,6 +201,7 @@ struct RobustArgs {
     std::string model = "tso";
     bool json = false;
     bool all = false;
+    std::string dot;
     std::uint64_t maxStates = 0;
     double timeout = 0;
     std::uint64_t maxMemory = 0;
@@ -226,6 +228,14 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!a.dot.empty() && !r.witnesses.empty()) {
+        const robustness::Witness& w = r.witnesses.front();
+        std::ofstream dot(a.dot, std::ios::binary);
+        dot << robustness::toDot(program, w.graph, w.cycle);
+        if (!dot.flush()) {
+            throw UsageError("cannot write " + a.dot);
+        }
+    }
     emit(a.json ? cli::robustJson(program, a.file, r, seconds)
                 : cli::robustText(program, r, seconds));
     switch (r.verdict) {
@@ -344,6 +354,9 @@ int run(int argc, char** argv, Context& ctx) {
         ->capture_default_str();
     robustCmd->add_flag("--json", ba.json, "Print one JSON object");
     robustCmd->add_flag("--all", ba.all, "List every feasible attack, not just the first");
+    robustCmd->add_option("--dot", ba.dot,
+                          "Write the first witness's happens-before graph to FILE (DOT, cycle "
+                          "in red)");
     robustCmd->add_option("--max-states", ba.maxStates, "Per attack: stop beyond N states")
         ->check(nonNegativeInteger);
     robustCmd->add_option("--timeout", ba.timeout, "Per attack: stop after S seconds")

@@ -270,6 +270,20 @@ nlohmann::ordered_json transitionJson(const Program& p, TransitionId id) {
             {"instruction", printInstruction(p, tr)}};
 }
 
+// The cycle as events, each with the edge kind to the next one.
+nlohmann::ordered_json cycleJson(const Program& p, const robustness::Witness& w) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const robustness::HbArc& a : w.cycle) {
+        const robustness::HbEvent& e = w.graph.events[a.from];
+        out.push_back({{"step", e.step},
+                       {"thread", p.thread(e.thread).name},
+                       {"kind", e.write ? "write" : "read"},
+                       {"addr", e.addr},
+                       {"edge", robustness::name(a.kind)}});
+    }
+    return out;
+}
+
 } // namespace
 
 std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds) {
@@ -285,6 +299,14 @@ std::string robustText(const Program& p, const robustness::RobustnessResult& r, 
             << describeTransition(p, w.attack.store) << " past "
             << describeTransition(p, w.attack.load) << "\n";
         out << traceTable(p, w.trace);
+        out << "happens-before cycle:";
+        for (const robustness::HbArc& a : w.cycle) {
+            const robustness::HbEvent& e = w.graph.events[a.from];
+            out << " [" << e.step << "] " << p.thread(e.thread).name << " " << (e.write ? "W" : "R")
+                << " mem[" << e.addr << "] -" << robustness::name(a.kind) << "->";
+        }
+        const robustness::HbEvent& first = w.graph.events[w.cycle.front().from];
+        out << " [" << first.step << "]\n";
     }
     out << "(" << r.checked << " of " << r.attacks << " attacks checked, " << r.witnesses.size()
         << " feasible, " << formatSeconds(seconds) << " s)\n";
@@ -309,7 +331,8 @@ std::string robustJson(const Program& p, const std::string& file,
         witnesses.push_back({{"thread", p.thread(w.attack.thread).name},
                              {"store", transitionJson(p, w.attack.store)},
                              {"load", transitionJson(p, w.attack.load)},
-                             {"trace", traceJson(p, w.trace)}});
+                             {"trace", traceJson(p, w.trace)},
+                             {"cycle", cycleJson(p, w)}});
     }
     j["witnesses"] = witnesses;
     j["stats"] = {{"time_s", seconds}, {"peak_rss_mb", reach::processPeakRssMb()}};

@@ -67,7 +67,13 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         const reach::Result res = reach::runChecked(*engine, attack, *defaultGoal(attack), options);
         ++r.checked;
         if (res.verdict == reach::Verdict::Reachable) {
-            r.witnesses.push_back({a, witnessTrace(p, a, instrumented, *res.trace)});
+            Witness w{a, witnessTrace(p, a, instrumented, *res.trace), {}, {}};
+            w.graph = happensBefore(p, w.trace);
+            w.cycle = findCycle(w.graph);
+            if (w.cycle.empty()) {
+                throw std::logic_error("a robustness witness without a happens-before cycle");
+            }
+            r.witnesses.push_back(std::move(w));
             if (!all) {
                 break;
             }

@@ -2,14 +2,14 @@
 // Robustness against TSO by attacks (paper 004 §4.6-4.7): the program is
 // robust iff no attack's instrumented SC program reaches its goal.
 //
-// Work in progress (issue 5): witnesses are replayed but their
-// happens-before cycle is not built yet;
+// Work in progress (issue 5): no --jobs yet;
 // programs with lock/unlock or computed addresses raise
 // instrument::UnsupportedProgram.
 
 #include "tsoreach/instrument/attack.hpp"
 #include "tsoreach/reach/options.hpp"
 #include "tsoreach/reach/trace.hpp"
+#include "tsoreach/robustness/happens_before.hpp"
 
 #include <string>
 #include <vector>
@@ -23,7 +23,9 @@ enum class RobustVerdict { Robust, NotRobust, Unknown };
 // end; every other store reaches memory at once.
 struct Witness {
     instrument::Attack attack;
-    reach::Trace trace; // replayed under TSO, every address and value filled in
+    reach::Trace trace;       // replayed under TSO, every address and value filled in
+    HbGraph graph;            // happens-before of `trace`
+    std::vector<HbArc> cycle; // a cycle of `graph`, checked to exist
 };
 
 struct RobustnessResult {

@@ -1,0 +1,48 @@
+#pragma once
+// The happens-before relation of a TSO trace (paper 004 §4.6): memory events
+// in program order (po); a store and its flush are one event; reads-from (rf)
+// from the store whose flush a load from memory saw; coherence (co) between
+// successive flushes to an address; from-read (fr) from a load to the next
+// flush of its address. A load served by its own thread's buffer (an early
+// read) has no rf/fr edges. An SC execution's relation is acyclic, so a cycle
+// proves the trace is not sequentially consistent.
+
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/trace.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tsoreach::robustness {
+
+enum class HbEdge { Po, Rf, Co, Fr };
+std::string_view name(HbEdge e);
+
+struct HbEvent {
+    std::size_t step = 0; // 1-based index of the instruction step in the trace
+    ThreadId thread;
+    bool write = false;
+    Value addr = 0;
+};
+
+struct HbArc {
+    std::size_t from = 0; // event indices
+    std::size_t to = 0;
+    HbEdge kind = HbEdge::Po;
+};
+
+struct HbGraph {
+    std::vector<HbEvent> events;
+    std::vector<HbArc> arcs;
+};
+
+// Needs a trace whose steps record addresses (as replay completes them).
+HbGraph happensBefore(const Program& p, const reach::Trace& trace);
+
+// A cycle as arcs, each leading to the next one's source; empty if acyclic.
+std::vector<HbArc> findCycle(const HbGraph& g);
+
+// Graphviz DOT of the graph, with the arcs of `cycle` in red.
+std::string toDot(const Program& p, const HbGraph& g, const std::vector<HbArc>& cycle);
+
+} // namespace tsoreach::robustness
