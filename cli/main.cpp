@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <thread>
 
 namespace {
 
@@ -202,6 +203,7 @@ struct RobustArgs {
     bool json = false;
     bool all = false;
     std::string dot;
+    unsigned jobs = 0; // 0: the number of cores
     std::uint64_t maxStates = 0;
     double timeout = 0;
     std::uint64_t maxMemory = 0;
@@ -222,7 +224,9 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     const auto start = std::chrono::steady_clock::now();
     robustness::RobustnessResult r;
     try {
-        r = robustness::checkTsoRobustness(program, options, a.all);
+        const unsigned jobs =
+            a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
+        r = robustness::checkTsoRobustness(program, options, a.all, jobs);
     } catch (const instrument::UnsupportedProgram& e) {
         throw UsageError(std::string(e.what()) + " (tsoreach robust is in progress)");
     }
@@ -354,6 +358,8 @@ int run(int argc, char** argv, Context& ctx) {
         ->capture_default_str();
     robustCmd->add_flag("--json", ba.json, "Print one JSON object");
     robustCmd->add_flag("--all", ba.all, "List every feasible attack, not just the first");
+    robustCmd->add_option("--jobs", ba.jobs, "Attacks checked in parallel (default: cores)")
+        ->check(positiveInteger);
     robustCmd->add_option("--dot", ba.dot,
                           "Write the first witness's happens-before graph to FILE (DOT, cycle "
                           "in red)");

@@ -151,5 +151,32 @@ TEST(Attacks, ScTracesHaveAcyclicHappensBefore) {
     EXPECT_GE(checked, 50);
 }
 
+TEST(Attacks, AnswersDoNotDependOnTheNumberOfJobs) {
+    int nonRobust = 0;
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        const Program p = parseProgram(test::randomAcyclicProgram(seed), "seed");
+        robustness::RobustnessResult one;
+        try {
+            one = robustness::checkTsoRobustness(p, {}, false, 1);
+        } catch (const instrument::UnsupportedProgram&) {
+            continue;
+        }
+        for (bool all : {false, true}) {
+            robustness::RobustnessResult a = robustness::checkTsoRobustness(p, {}, all, 1);
+            robustness::RobustnessResult b = robustness::checkTsoRobustness(p, {}, all, 3);
+            EXPECT_EQ(a.verdict, b.verdict) << "seed " << seed;
+            EXPECT_EQ(a.checked, b.checked) << "seed " << seed;
+            ASSERT_EQ(a.witnesses.size(), b.witnesses.size()) << "seed " << seed;
+            for (std::size_t k = 0; k < a.witnesses.size(); ++k) {
+                EXPECT_EQ(a.witnesses[k].attack.store, b.witnesses[k].attack.store);
+                EXPECT_EQ(a.witnesses[k].attack.load, b.witnesses[k].attack.load);
+                EXPECT_EQ(a.witnesses[k].trace, b.witnesses[k].trace);
+            }
+        }
+        nonRobust += one.verdict == RobustVerdict::NotRobust ? 1 : 0;
+    }
+    EXPECT_GE(nonRobust, 10);
+}
+
 } // namespace
 } // namespace tsoreach

@@ -43,6 +43,10 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             return false;
         }
         sinceCheck = 0;
+        if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+            stopReason = "cancelled";
+            return true;
+        }
         const std::size_t bytes =
             store.bytesAtNextGrowth() + parent.capacity() * sizeof(StateIndex) +
             via.capacity() * sizeof(StepCode) + stack.capacity() * sizeof(StateIndex);

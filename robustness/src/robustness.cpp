@@ -4,7 +4,13 @@
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 namespace tsoreach::robustness {
 
@@ -56,33 +62,103 @@ reach::Trace witnessTrace(const Program& p, const instrument::Attack& attack,
 
 } // namespace
 
-RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all) {
+RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
+                                    unsigned jobs) {
     RobustnessResult r;
     const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(p);
-    r.attacks = attacks.size();
-    auto engine = reach::makeEngine("", reach::MemoryModel::SC);
+    const std::size_t n = attacks.size();
+    r.attacks = n;
+    // Instrument every attack up front: unsupported programs fail here, on
+    // this thread, before any search starts.
+    std::vector<instrument::AttackProgram> instrumented;
+    instrumented.reserve(n);
     for (const instrument::Attack& a : attacks) {
-        const instrument::AttackProgram instrumented = instrument::attackProgram(p, a);
-        const Program attack = parseProgram(instrumented.text, "attack");
-        const reach::Result res = reach::runChecked(*engine, attack, *defaultGoal(attack), options);
-        ++r.checked;
-        if (res.verdict == reach::Verdict::Reachable) {
-            Witness w{a, witnessTrace(p, a, instrumented, *res.trace), {}, {}};
-            w.graph = happensBefore(p, w.trace);
-            w.cycle = findCycle(w.graph);
-            if (w.cycle.empty()) {
-                throw std::logic_error("a robustness witness without a happens-before cycle");
+        instrumented.push_back(instrument::attackProgram(p, a));
+    }
+
+    // Workers take attacks in index order; the answer is assembled by index,
+    // so it does not depend on the number of jobs: the first feasible attack
+    // is the one with the lowest index.
+    struct Outcome {
+        std::optional<Witness> witness;
+        std::string unknown;
+    };
+    std::vector<Outcome> outcomes(n);
+    // cancel[i] stops attack i's search once a lower attack is feasible.
+    std::vector<std::atomic<bool>> cancel(n);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> firstFeasible{n};
+    std::mutex errorLock;
+    std::exception_ptr error;
+    auto work = [&]() {
+        try {
+            for (std::size_t i = next++; i < n; i = next++) {
+                if (!all && i > firstFeasible.load()) {
+                    continue; // a lower attack already proves non-robustness
+                }
+                const Program attack = parseProgram(instrumented[i].text, "attack");
+                auto engine = reach::makeEngine("", reach::MemoryModel::SC);
+                reach::Options mine = options;
+                mine.cancel = &cancel[i];
+                const reach::Result res =
+                    reach::runChecked(*engine, attack, *defaultGoal(attack), mine);
+                if (res.verdict == reach::Verdict::Reachable) {
+                    Witness w{attacks[i],
+                              witnessTrace(p, attacks[i], instrumented[i], *res.trace),
+                              {},
+                              {}};
+                    w.graph = happensBefore(p, w.trace);
+                    w.cycle = findCycle(w.graph);
+                    if (w.cycle.empty()) {
+                        throw std::logic_error(
+                            "a robustness witness without a happens-before cycle");
+                    }
+                    outcomes[i].witness = std::move(w);
+                    for (std::size_t seen = firstFeasible.load();
+                         i < seen && !firstFeasible.compare_exchange_weak(seen, i);) {
+                    }
+                    if (!all) {
+                        for (std::size_t k = i + 1; k < n; ++k) {
+                            cancel[k] = true;
+                        }
+                    }
+                } else if (res.verdict == reach::Verdict::Unknown) {
+                    outcomes[i].unknown = res.reason;
+                }
             }
-            r.witnesses.push_back(std::move(w));
-            if (!all) {
-                break;
+        } catch (...) {
+            std::lock_guard<std::mutex> guard(errorLock);
+            if (!error) {
+                error = std::current_exception();
             }
-        } else if (res.verdict == reach::Verdict::Unknown && r.reason.empty()) {
-            r.reason = res.reason;
+            next = n; // stop the others
+        }
+    };
+    const unsigned threads = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(n)));
+    std::vector<std::thread> pool;
+    for (unsigned k = 1; k < threads; ++k) {
+        pool.emplace_back(work);
+    }
+    work();
+    for (std::thread& t : pool) {
+        t.join();
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+
+    const std::size_t last = all ? n : std::min(n, firstFeasible.load() + 1);
+    r.checked = last;
+    for (std::size_t i = 0; i < last; ++i) {
+        if (outcomes[i].witness) {
+            r.witnesses.push_back(std::move(*outcomes[i].witness));
+        } else if (!outcomes[i].unknown.empty() && r.reason.empty()) {
+            r.reason = outcomes[i].unknown;
         }
     }
     if (!r.witnesses.empty()) {
         r.verdict = RobustVerdict::NotRobust;
+        r.reason.clear();
     } else if (!r.reason.empty()) {
         r.verdict = RobustVerdict::Unknown; // an attack was not decided: no proof
     } else {

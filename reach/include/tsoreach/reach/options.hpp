@@ -1,6 +1,7 @@
 #pragma once
 // Search options shared by the engines. 0 means "no limit" for every limit.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,9 @@ struct Options {
     // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
     // may hold. A store it blocks makes a negative answer `unknown`.
     std::size_t bufferBound = 4;
+    // When set and it becomes true, the search stops with `unknown:
+    // cancelled` (used when another thread's answer makes this one moot).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 } // namespace tsoreach::reach

@@ -2,7 +2,7 @@
 // Robustness against TSO by attacks (paper 004 §4.6-4.7): the program is
 // robust iff no attack's instrumented SC program reaches its goal.
 //
-// Work in progress (issue 5): no --jobs yet;
+// Work in progress (issue 5):
 // programs with lock/unlock or computed addresses raise
 // instrument::UnsupportedProgram.
 
@@ -36,8 +36,11 @@ struct RobustnessResult {
     std::vector<Witness> witnesses; // one per feasible attack
 };
 
-// Checks every candidate attack with the SC engine under `options`; with
-// `all` false it stops at the first feasible one.
-RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all);
+// Checks every candidate attack with the SC engine under `options` (limits
+// apply to each attack's search), on `jobs` threads. With `all` false the
+// result holds the feasible attack of lowest index only. The result does
+// not depend on `jobs`.
+RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
+                                    unsigned jobs = 1);
 
 } // namespace tsoreach::robustness
