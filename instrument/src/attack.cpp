@@ -41,10 +41,6 @@ class AttackWriter {
   public:
     AttackWriter(const Program& p, const Attack& attack) : p_(p), attack_(attack) {
         for (const Transition& tr : p.transitions) {
-            if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
-                throw UnsupportedProgram("robustness of programs with lock/unlock is not "
-                                         "supported yet");
-            }
             if (accessesMemory(tr.instr.kind)) {
                 std::optional<Value> a = constantValue(p.expr(tr.instr.addr));
                 if (!a) {
@@ -62,16 +58,23 @@ class AttackWriter {
             throw UnsupportedProgram("addresses above 2^60 leave no room for shadow memory");
         }
         base_ = top + 1;
-        scratch_ = "$z";
+        scratch_ = freshRegister("$z");
+        inBlock_ = freshRegister("$in");
+        conflict_ = freshRegister("$ok");
+    }
+
+    // A register name no thread uses.
+    std::string freshRegister(std::string name) const {
         for (bool clash = true; clash;) {
             clash = false;
-            for (const Thread& t : p.threads) {
-                if (findReg(t, scratch_).valid()) {
-                    scratch_ += "$";
+            for (const Thread& t : p_.threads) {
+                if (findReg(t, name).valid()) {
+                    name += "$";
                     clash = true;
                 }
             }
         }
+        return name;
     }
 
     AttackProgram run() {
@@ -131,7 +134,18 @@ class AttackWriter {
         }
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
-            edge(name("o|", tr.from), name("o|", tr.to), printInstruction(p_, tr), {id, false});
+            const std::string from = name("o|", tr.from);
+            const std::string to = name("o|", tr.to);
+            const std::string instr = printInstruction(p_, tr);
+            if (!attacker && tr.instr.kind == InstrKind::Lock) {
+                // Remember being inside a locked block: a block joins the
+                // helpers only as a whole (see blockCopy).
+                chain(from, to, {instr, "local " + inBlock_ + " 1"}, 0, {id, false});
+            } else if (!attacker && tr.instr.kind == InstrKind::Unlock) {
+                chain(from, to, {instr, "local " + inBlock_ + " 0"}, 0, {id, false});
+            } else {
+                edge(from, to, instr, {id, false});
+            }
         }
         if (attacker) {
             attackerCopy(t, name);
@@ -195,8 +209,10 @@ class AttackWriter {
         (void)l;
         // Success: something hb-after the load touched w's address, so w's
         // late flush closes a happens-before cycle.
+        // ... once no locked block is open, so that the late flushes can run.
         chain("prefinal", "success",
-              {"read " + scratch_ + " " + shadow(Hb, wa), "check != " + scratch_ + " 0"});
+              {"read " + scratch_ + " " + shadow(Hb, wa), "check != " + scratch_ + " 0", "lock",
+               "unlock"});
     }
 
     template <class Name> void helperCopy(const Thread& t, Name&& name) {
@@ -212,8 +228,9 @@ class AttackWriter {
                 const std::string hb = shadow(Hb, a);
                 // Enter helper mode by reading what a helper wrote.
                 chain(orig, to,
-                      {"read " + scratch_ + " " + hb, "check == " + scratch_ + " 2", read}, 2,
-                      {id, false});
+                      {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
+                       "check == " + scratch_ + " 2", read},
+                      3, {id, false});
                 // In helper mode a load marks its address read, unless written.
                 const std::string mark = fresh();
                 chain(from, mark, {read, "read " + scratch_ + " " + hb}, 0, {id, false});
@@ -231,14 +248,65 @@ class AttackWriter {
                 // Enter helper mode by overwriting what was read or written
                 // after the load.
                 chain(orig, to,
-                      {"read " + scratch_ + " " + hb, "check != " + scratch_ + " 0", write,
-                       markWrite},
-                      2, {id, false});
+                      {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
+                       "check != " + scratch_ + " 0", write, markWrite},
+                      3, {id, false});
                 chain(from, to, {write, markWrite}, 0, {id, false});
                 break;
             }
             default:
                 edge(from, to, printInstruction(p_, tr), {id, false});
+                break;
+            }
+        }
+        blockCopy(t, name);
+    }
+
+    // A locked block runs as a unit, so it is hb-after the load as a whole
+    // or not at all. At `lock` a thread may guess that it will be: in the
+    // block copy ("b|") every event marks like a helper's, and `conflict`
+    // records whether one of them really conflicts with a marked address;
+    // `unlock` then continues in helper mode only if one did. (Marks made on
+    // a wrong guess die with the path: nobody else moves inside the block.)
+    template <class Name> void blockCopy(const Thread& t, Name&& name) {
+        const std::string yes = "local " + conflict_ + " 1";
+        for (TransitionId id : t.transitions) {
+            const Transition& tr = p_.transition(id);
+            const std::string from = name("b|", tr.from);
+            const std::string to = name("b|", tr.to);
+            const std::string instr = printInstruction(p_, tr);
+            switch (tr.instr.kind) {
+            case InstrKind::Lock:
+                chain(name("o|", tr.from), to, {instr, "local " + conflict_ + " 0"}, 0,
+                      {id, false});
+                break;
+            case InstrKind::Unlock:
+                chain(from, name("h|", tr.to), {"check == " + conflict_ + " 1", instr}, 1,
+                      {id, false});
+                break;
+            case InstrKind::Read: {
+                const std::string hb = shadow(Hb, addrOf(tr));
+                const std::string marked = fresh();
+                chain(from, marked, {instr, "read " + scratch_ + " " + hb}, 0, {id, false});
+                chain(marked, to, {"check == " + scratch_ + " 2", yes});
+                chain(
+                    marked, to,
+                    {"check != " + scratch_ + " 2", "write " + std::to_string(hbRead) + " " + hb});
+                break;
+            }
+            case InstrKind::Write: {
+                const std::string hb = shadow(Hb, addrOf(tr));
+                const std::string seen = fresh();
+                const std::string store = fresh();
+                edge(from, seen, "read " + scratch_ + " " + hb);
+                chain(seen, store, {"check != " + scratch_ + " 0", yes});
+                edge(seen, store, "check == " + scratch_ + " 0");
+                chain(store, to, {instr, "write " + std::to_string(hbWrite) + " " + hb}, 0,
+                      {id, false});
+                break;
+            }
+            default:
+                edge(from, to, instr, {id, false});
                 break;
             }
         }
@@ -248,7 +316,9 @@ class AttackWriter {
     Attack attack_;
     std::vector<Value> addrs_;
     Value base_ = 0;
-    std::string scratch_;
+    std::string scratch_;  // scratch register
+    std::string inBlock_;  // 1 while the thread holds the lock (original copy)
+    std::string conflict_; // a block event conflicted with a marked address
     AttackProgram out_;
     std::size_t counter_ = 0;
 };

@@ -21,6 +21,8 @@ std::string_view name(HbEdge e) {
         return "co";
     case HbEdge::Fr:
         return "fr";
+    case HbEdge::Atomic:
+        return "atomic";
     }
     return "?";
 }
@@ -29,6 +31,8 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
     HbGraph g;
     constexpr std::size_t none = static_cast<std::size_t>(-1);
     std::vector<std::size_t> lastOfThread(p.threads.size(), none);
+    std::vector<bool> inBlock(p.threads.size(), false);
+    std::vector<std::size_t> lastInBlock(p.threads.size(), none);
     // Stores of each thread not yet flushed, oldest first (TSO: one FIFO;
     // PSO traces are not handled yet).
     std::vector<std::deque<std::size_t>> pending(p.threads.size());
@@ -58,6 +62,11 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
             continue;
         }
         const InstrKind kind = p.transition(s.transition).instr.kind;
+        if (kind == InstrKind::Lock || kind == InstrKind::Unlock) {
+            inBlock[t] = kind == InstrKind::Lock;
+            lastInBlock[t] = none;
+            continue;
+        }
         if (!accessesMemory(kind) || !s.addr) {
             continue;
         }
@@ -67,6 +76,12 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
             g.arcs.push_back({lastOfThread[t], e, HbEdge::Po});
         }
         lastOfThread[t] = e;
+        if (inBlock[t]) {
+            if (lastInBlock[t] != none) {
+                g.arcs.push_back({e, lastInBlock[t], HbEdge::Atomic});
+            }
+            lastInBlock[t] = e;
+        }
         if (kind == InstrKind::Write) {
             if (trace.model == reach::MemoryModel::SC) {
                 land(e); // under SC a store reaches memory when executed
@@ -84,46 +99,76 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
 }
 
 std::vector<HbArc> findCycle(const HbGraph& g) {
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     const std::size_t n = g.events.size();
+    // The events of one locked block form one node (joined by Atomic arcs).
+    std::vector<std::size_t> unit(n);
+    for (std::size_t v = 0; v < n; ++v) {
+        unit[v] = v;
+    }
+    auto find = [&](std::size_t v) {
+        while (unit[v] != v) {
+            v = unit[v] = unit[unit[v]];
+        }
+        return v;
+    };
+    for (const HbArc& a : g.arcs) {
+        if (a.kind == HbEdge::Atomic) {
+            unit[find(a.from)] = find(a.to);
+        }
+    }
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     Graph bg(n);
-    std::vector<std::vector<std::size_t>> out(n); // arc indices by source
+    std::vector<std::vector<std::size_t>> out(n); // arc indices by source unit
     for (std::size_t i = 0; i < g.arcs.size(); ++i) {
-        boost::add_edge(g.arcs[i].from, g.arcs[i].to, bg);
-        out[g.arcs[i].from].push_back(i);
+        const HbArc& a = g.arcs[i];
+        if (find(a.from) != find(a.to)) {
+            boost::add_edge(find(a.from), find(a.to), bg);
+            out[find(a.from)].push_back(i);
+        }
     }
     std::vector<int> component(n);
     boost::strong_components(bg, boost::make_iterator_property_map(
                                      component.begin(), boost::get(boost::vertex_index, bg)));
-    // Any arc inside one component lies on a cycle: close it by a shortest
-    // path (BFS inside the component) from its target back to its source.
+    // An arc between two units of one component lies on a cycle: close it
+    // by a shortest path (BFS inside the component) back to its source unit.
     for (const HbArc& arc : g.arcs) {
-        if (component[arc.from] != component[arc.to]) {
+        const std::size_t src = find(arc.from);
+        const std::size_t dst = find(arc.to);
+        if (src == dst || component[src] != component[dst]) {
             continue;
         }
         constexpr std::size_t none = static_cast<std::size_t>(-1);
-        std::vector<std::size_t> via(n, none); // arc index that reached each event
-        std::deque<std::size_t> queue{arc.to};
+        std::vector<std::size_t> via(n, none); // arc index that reached each unit
         std::vector<bool> seen(n, false);
-        seen[arc.to] = true;
-        while (!queue.empty() && !seen[arc.from]) {
+        std::deque<std::size_t> queue{dst};
+        seen[dst] = true;
+        while (!queue.empty() && !seen[src]) {
             const std::size_t v = queue.front();
             queue.pop_front();
             for (std::size_t ai : out[v]) {
-                const std::size_t w = g.arcs[ai].to;
-                if (!seen[w] && component[w] == component[arc.from]) {
+                const std::size_t w = find(g.arcs[ai].to);
+                if (!seen[w] && component[w] == component[src]) {
                     seen[w] = true;
                     via[w] = ai;
                     queue.push_back(w);
                 }
             }
         }
-        std::vector<HbArc> cycle{arc};
+        std::vector<HbArc> path{arc};
         std::vector<HbArc> back;
-        for (std::size_t v = arc.from; v != arc.to; v = g.arcs[via[v]].from) {
+        for (std::size_t v = src; v != dst; v = find(g.arcs[via[v]].from)) {
             back.push_back(g.arcs[via[v]]);
         }
-        cycle.insert(cycle.end(), back.rbegin(), back.rend());
+        path.insert(path.end(), back.rbegin(), back.rend());
+        // Inside a block, step from the event entered to the event left.
+        std::vector<HbArc> cycle;
+        for (std::size_t k = 0; k < path.size(); ++k) {
+            cycle.push_back(path[k]);
+            const HbArc& nextArc = path[(k + 1) % path.size()];
+            if (path[k].to != nextArc.from) {
+                cycle.push_back({path[k].to, nextArc.from, HbEdge::Atomic});
+            }
+        }
         return cycle;
     }
     return {};

@@ -15,7 +15,10 @@
 
 namespace tsoreach::robustness {
 
-enum class HbEdge { Po, Rf, Co, Fr };
+// Atomic: back from an event of a locked block to the previous one of the
+// same block, which makes the block one unit (it runs without interruption
+// under every model, so any SC execution has it contiguous).
+enum class HbEdge { Po, Rf, Co, Fr, Atomic };
 std::string_view name(HbEdge e);
 
 struct HbEvent {
