@@ -349,7 +349,7 @@ int run(int argc, char** argv, Context& ctx) {
     RobustArgs ba;
     CLI::App* robustCmd = app.add_subcommand(
         "robust", "Decide whether every TSO execution is sequentially consistent (in progress: "
-                  "no lock/unlock or computed addresses yet)");
+                  "no computed addresses yet)");
     robustCmd->footer("Exit codes: 0 robust, 10 not robust (a witness is printed), 3 unknown, "
                       "2 usage or input error, 1 internal error.");
     robustCmd->add_option("FILE", ba.file, "Program file")->required();

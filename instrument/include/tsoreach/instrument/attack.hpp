@@ -4,8 +4,8 @@
 // goal is SC-reachable iff some TSO execution delays w past l and closes a
 // happens-before cycle through l (a witness of non-robustness).
 //
-// Work in progress (issue 5): programs with lock/unlock or computed addresses
-// are not supported yet and raise UnsupportedProgram.
+// Work in progress (issue 5): programs with computed addresses are not
+// supported yet and raise UnsupportedProgram.
 
 #include "tsoreach/lang/program.hpp"
 

@@ -2,8 +2,7 @@
 // Robustness against TSO by attacks (paper 004 §4.6-4.7): the program is
 // robust iff no attack's instrumented SC program reaches its goal.
 //
-// Work in progress (issue 5):
-// programs with lock/unlock or computed addresses raise
+// Work in progress (issue 5): programs with computed addresses raise
 // instrument::UnsupportedProgram.
 
 #include "tsoreach/instrument/attack.hpp"
