@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs `tsoreach robust` (TSO, --all) on every program of the Trencher corpus
+# Runs `tsoreach robust` (TSO, first witness) on every program of the Trencher corpus
 # and prints a Markdown table: verdict, attacks (total / feasible), seconds.
 #   bench/robust.sh [TIMEOUT_SECONDS_PER_ATTACK]   (default 60)
 set -uo pipefail
@@ -11,7 +11,7 @@ echo "| program | verdict | attacks | feasible | time (s) |"
 echo "|---|---|---:|---:|---:|"
 for f in ../shared/corpus/trencher/*.txt ../shared/corpus/trencher/memorax/*.txt; do
   name=${f#../shared/corpus/trencher/}
-  out=$("$bin" robust "$f" --all --json --timeout "$timeout_s" 2>&1)
+  out=$("$bin" robust "$f" --json --timeout "$timeout_s" --max-memory 6000 2>&1)
   if printf '%s' "$out" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then
     printf '%s' "$out" | python3 bench/robust_row.py "$name"
   else
