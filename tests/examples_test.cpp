@@ -25,7 +25,9 @@ TEST(Examples, EveryExampleHasAHeaderAndEnoughExist) {
     EXPECT_GE(files.size(), 15U);
     for (const auto& f : files) {
         auto e = expectations(f);
-        EXPECT_EQ(e.size(), 3U) << f << ": first line must be '# expect sc=... tso=... pso=...'";
+        EXPECT_EQ(e.size(), 3U)
+            << f << ": first line must be '# expect sc=... tso=... pso=... robust=...'";
+        EXPECT_TRUE(test::expectedRobust(f).has_value()) << f << ": robust=yes|no missing";
         if (e.size() == 3) {
             // Reach_SC is a subset of Reach_TSO, which is a subset of Reach_PSO.
             using reach::MemoryModel;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -36,7 +37,8 @@ inline std::vector<std::filesystem::path> filesUnder(const std::filesystem::path
 }
 
 // The expected verdict per model from an example's first line,
-// "# expect sc=<v> tso=<v> pso=<v>"; empty when the line is not of that form.
+// "# expect sc=<v> tso=<v> pso=<v> [robust=yes|no]"; empty when the line is
+// not of that form.
 inline std::map<reach::MemoryModel, reach::Verdict>
 expectedVerdicts(const std::filesystem::path& file) {
     std::ifstream in(file);
@@ -44,7 +46,7 @@ expectedVerdicts(const std::filesystem::path& file) {
     std::getline(in, first);
     static const std::regex header(
         R"(^# expect sc=(reachable|unreachable) )"
-        R"(tso=(reachable|unreachable) pso=(reachable|unreachable)\s*$)");
+        R"(tso=(reachable|unreachable) pso=(reachable|unreachable)( robust=(yes|no))?\s*$)");
     std::smatch m;
     std::map<reach::MemoryModel, reach::Verdict> out;
     if (!std::regex_match(first, m, header)) {
@@ -57,6 +59,20 @@ expectedVerdicts(const std::filesystem::path& file) {
             m[i + 1] == "reachable" ? reach::Verdict::Reachable : reach::Verdict::Unreachable;
     }
     return out;
+}
+
+// The expected robustness against TSO from an example's first line
+// ("robust=yes|no"), if it has one.
+inline std::optional<bool> expectedRobust(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::string first;
+    std::getline(in, first);
+    static const std::regex field(R"( robust=(yes|no)\s*$)");
+    std::smatch m;
+    if (!std::regex_search(first, m, field)) {
+        return std::nullopt;
+    }
+    return m[1] == "yes";
 }
 
 // Message passing: w stores data (0) then flag (1); r reads flag then data.
