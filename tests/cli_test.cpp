@@ -343,16 +343,10 @@ TEST_F(Cli, ModelsOrderTheVerdicts) {
     EXPECT_EQ(run("reach " + sb + " --model sc").code, 0);
     EXPECT_EQ(run("reach " + sb + " --model tso").code, 10);
     EXPECT_EQ(run("reach " + sb + " --model pso").code, 10);
-    std::string mp = write("mp.txt", R"(thread w initial a
-transition a b write 1 0
-transition b c write 1 1
-end
-thread r initial a final d
-transition a b read y 1
-transition b c read x 0
-transition c d check && == y 1 == x 0
-end
-)");
+    // Message passing with the weak outcome as goal: data still 0 after the flag.
+    std::string weak = test::kMessagePassing;
+    weak.replace(weak.find("== x 1"), 6, "== x 0");
+    std::string mp = write("mp.txt", weak);
     EXPECT_EQ(run("reach " + mp + " --model sc").code, 0);
     EXPECT_EQ(run("reach " + mp + " --model tso").code, 0);
     EXPECT_EQ(run("reach " + mp + " --model pso").code, 10);

@@ -157,7 +157,6 @@ class AttackWriter {
 
     template <class Name> void attackerCopy(const Thread& t, Name&& name) {
         const Transition& w = p_.transition(attack_.store);
-        const Transition& l = p_.transition(attack_.load);
         const std::string value = printExpr(p_, t, w.instr.value);
         const Value wa = addrOf(w);
         // Becoming the attacker: w's store goes to the buffer, not memory.
@@ -206,7 +205,6 @@ class AttackWriter {
                 break;
             }
         }
-        (void)l;
         // Success: something hb-after the load touched w's address, so w's
         // late flush closes a happens-before cycle.
         // ... once no locked block is open, so that the late flushes can run.

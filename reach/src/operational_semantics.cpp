@@ -129,7 +129,7 @@ TraceStep OperationalSemantics<Policy>::describe(std::span<const StateWord> s, S
     switch (tr.instr.kind) {
     case InstrKind::Read: {
         Value addr = eval(program_.expr(tr.instr.addr), regs);
-        auto [v, forwarded] = load(s, t, slotOf(addr), addr);
+        auto [v, forwarded] = load(s, t, bufBase(s, t), slotOf(addr), addr);
         step.addr = addr;
         step.value = v;
         step.forwarded = forwarded;

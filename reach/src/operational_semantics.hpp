@@ -69,14 +69,15 @@ template <class Policy> class OperationalSemantics {
     template <class Emit>
     void forEachSuccessor(std::span<const StateWord> s, std::vector<StateWord>& next, Emit&& emit) {
         const StateWord holder = s[lockWord_];
-        for (std::size_t t = 0; t < threadCount_; ++t) {
+        // First word of thread t's buffer, advanced thread by thread so that
+        // a state costs O(threads), not O(threads^2), to locate buffers.
+        std::size_t base = fixedWords_;
+        for (std::size_t t = 0; t < threadCount_; base += 2 * bufferLength(s, t), ++t) {
             if (holder != noLockHolder && holder != static_cast<StateWord>(t)) {
                 continue; // the lock holder runs alone, flushes included
             }
-            std::size_t buffered = 0;
+            const std::size_t buffered = bufferLength(s, t);
             if constexpr (Policy::buffered) {
-                buffered = static_cast<std::size_t>(s[bufLenWord_ + t]);
-                const std::size_t base = bufBase(s, t);
                 auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
                 for (std::size_t i = 0; i < buffered; ++i) {
                     if (!Policy::flushable(i, addrAt)) {
@@ -97,7 +98,7 @@ template <class Policy> class OperationalSemantics {
                 switch (c.kind) {
                 case InstrKind::Read: {
                     Value addr = eval(c.addr, regs);
-                    Value v = load(s, t, c.slot >= 0 ? c.slot : slotOf(addr), addr).first;
+                    Value v = load(s, t, base, c.slot >= 0 ? c.slot : slotOf(addr), addr).first;
                     next.assign(s.begin(), s.end());
                     next[c.regWord] = v;
                     break;
@@ -207,11 +208,20 @@ template <class Policy> class OperationalSemantics {
         }
     }
 
-    // The value thread t reads at addr, and whether its buffer served it.
-    [[nodiscard]] std::pair<Value, bool> load(std::span<const StateWord> s, std::size_t t, int slot,
-                                              Value addr) const {
+    // Entries in thread t's buffer (0 under SC).
+    [[nodiscard]] std::size_t bufferLength(std::span<const StateWord> s, std::size_t t) const {
         if constexpr (Policy::buffered) {
-            const std::size_t base = bufBase(s, t);
+            return static_cast<std::size_t>(s[bufLenWord_ + t]);
+        } else {
+            return 0;
+        }
+    }
+
+    // The value thread t reads at addr, and whether its buffer (starting at
+    // word `base`) served it.
+    [[nodiscard]] std::pair<Value, bool> load(std::span<const StateWord> s, std::size_t t,
+                                              std::size_t base, int slot, Value addr) const {
+        if constexpr (Policy::buffered) {
             for (std::size_t i = static_cast<std::size_t>(s[bufLenWord_ + t]); i-- > 0;) {
                 if (s[base + 2 * i] == addr) {
                     return {s[base + 2 * i + 1], true};
