@@ -203,7 +203,9 @@ struct RobustArgs {
     bool json = false;
     bool all = false;
     std::string dot;
-    unsigned jobs = 0; // 0: the number of cores
+    std::string search = "bfs";
+    std::size_t printAttack = 0; // 1-based; 0: none
+    unsigned jobs = 0;           // 0: the number of cores
     std::uint64_t maxStates = 0;
     double timeout = 0;
     std::uint64_t maxMemory = 0;
@@ -217,7 +219,24 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     if (a.model != "tso") {
         throw UsageError("robustness against --model " + a.model + " is not implemented yet");
     }
+    if (a.printAttack != 0) {
+        // Debugging aid: the instrumented SC program of one attack.
+        const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(program);
+        if (a.printAttack > attacks.size()) {
+            throw UsageError("--print-attack " + std::to_string(a.printAttack) +
+                             ": the program has " + std::to_string(attacks.size()) + " attacks");
+        }
+        try {
+            const instrument::AttackProgram ap =
+                instrument::attackProgram(program, attacks[a.printAttack - 1]);
+            emit(printProgram(parseProgram(ap.text, "attack")));
+        } catch (const instrument::UnsupportedProgram& e) {
+            throw UsageError(e.what());
+        }
+        return exitHolds;
+    }
     reach::Options options;
+    options.search = *reach::searchOrderFromName(a.search);
     options.maxStates = a.maxStates;
     options.timeoutSeconds = a.timeout;
     options.maxMemoryMb = a.maxMemory;
@@ -363,6 +382,16 @@ int run(int argc, char** argv, Context& ctx) {
     robustCmd->add_option("--dot", ba.dot,
                           "Write the first witness's happens-before graph to FILE (DOT, cycle "
                           "in red)");
+    robustCmd
+        ->add_option("--search", ba.search,
+                     "Search order of each attack's SC check; bfs finds shallow witnesses "
+                     "even when the state space is infinite, and shortest ones")
+        ->check(CLI::IsMember({"dfs", "bfs"}))
+        ->capture_default_str();
+    robustCmd
+        ->add_option("--print-attack", ba.printAttack,
+                     "Print the instrumented SC program of the N-th attack (1-based) and exit")
+        ->check(positiveInteger);
     robustCmd->add_option("--max-states", ba.maxStates, "Per attack: stop beyond N states")
         ->check(nonNegativeInteger);
     robustCmd->add_option("--timeout", ba.timeout, "Per attack: stop after S seconds")

@@ -72,6 +72,19 @@ thread t1 initial a transition a b write 1 2 end
 thread t2 initial a transition a b lock transition b c read p 1 transition c d read q 2
 transition d e unlock end)",
          RobustVerdict::Robust},
+        // The attacker may not pass a lock: it drains the buffer, although
+        // a lock-free path (blocked here) leads from the store to the load.
+        {"lock on the only feasible path", R"(thread t0 initial a transition a b write 1 0
+transition b l lock transition l u unlock transition u c read r 1 transition b u check 0 end
+thread t1 initial a transition a b write 1 1 transition b m mfence transition m c read r 0 end)",
+         RobustVerdict::Robust},
+        // A locked read-modify-write's own read is no conflict for its write:
+        // t1's block here is unrelated to t0's attack.
+        {"locked read-modify-write", R"(thread t0 initial a transition a b write 1 0
+transition b c read r 2 end
+thread t1 initial a transition a b lock transition b c read r 1
+transition c d write + r 1 1 transition d e unlock transition e f read s 0 end)",
+         RobustVerdict::Robust},
         {"forwarding only",
          "thread t initial a transition a b write 1 0 "
          "transition b c read r 0 end",

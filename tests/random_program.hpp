@@ -103,7 +103,7 @@ class RandomProgram {
 
     // A stored value.
     std::string value() {
-        switch (below(6)) {
+        switch (below(7)) {
         case 0:
             return use();
         case 1:
@@ -136,7 +136,7 @@ class RandomProgram {
     }
 
     std::string condition() {
-        switch (below(6)) {
+        switch (below(7)) {
         case 0:
         case 1:
             return words({"==", use(), num(3)});
@@ -250,12 +250,14 @@ class RandomProgram {
         std::uint64_t addr = 0;
         std::uint64_t value = 0;
         bool checked = true;
+        bool rmw = false; // a locked read-modify-write of addr instead
     };
 
     static Access store(std::uint64_t addr) { return Access{true, addr, 1, false}; }
     static Access load(std::uint64_t addr, std::uint64_t expect) {
         return Access{false, addr, expect, true};
     }
+    static Access rmw(std::uint64_t addr) { return Access{true, addr, 1, false, true}; }
 
     // Random instructions rarely line up into the shapes where SC, TSO and
     // PSO differ (about one program in a hundred), so litmus programs start
@@ -267,7 +269,7 @@ class RandomProgram {
         const std::uint64_t y = 1 - x;
         const std::uint64_t z = 2;
         std::vector<std::vector<Access>> shape;
-        switch (below(6)) {
+        switch (below(7)) {
         case 0: // SB: relaxed under TSO
             shape = {{store(x), load(y, 0)}, {store(y), load(x, 0)}};
             break;
@@ -283,6 +285,9 @@ class RandomProgram {
         case 4: // WRC: stores are atomic in all three models
             shape = {{store(x)}, {load(x, 1), store(y)}, {load(y, 1), load(x, 0)}};
             break;
+        case 5: // a locked read-modify-write, then SB or an unrelated load
+            shape = {{rmw(x), load(y, 0)}, {store(y), load(chance(1, 2) ? x : z, 0)}};
+            break;
         default: // SB reading its own store first: forwarding
             shape = {{store(x), load(x, 1), load(y, 0)}, {store(y), load(y, 1), load(x, 0)}};
             break;
@@ -296,6 +301,14 @@ class RandomProgram {
                 }
                 if (!a.write && chance(1, 10)) {
                     a.checked = false;
+                }
+                if (a.rmw) {
+                    const std::string r = "r" + std::to_string(regIndex++ % 3);
+                    body.emplace_back("lock");
+                    body.push_back(words({"read", r, std::to_string(a.addr)}));
+                    body.push_back(words({"write", words({"+", r, "1"}), std::to_string(a.addr)}));
+                    body.emplace_back("unlock");
+                    continue;
                 }
                 if (a.write) {
                     body.push_back(
@@ -320,7 +333,9 @@ class RandomProgram {
                 body.insert(body.begin() + static_cast<std::ptrdiff_t>(below(body.size() + 1)),
                             noise);
             }
-            if (chance(1, 10)) { // a locked block orders like a fence
+            const bool nested = std::any_of(shape[t].begin(), shape[t].end(),
+                                            [](const Access& a) { return a.rmw; });
+            if (!nested && chance(1, 10)) { // a locked block orders like a fence
                 body.insert(body.begin(), "lock");
                 body.emplace_back("unlock");
             }

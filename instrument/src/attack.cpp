@@ -150,7 +150,7 @@ class AttackWriter {
         if (attacker) {
             attackerCopy(t, name);
         } else {
-            helperCopy(t, name);
+            helperCopy(t, tid, name);
         }
         out_.text += "end\n";
     }
@@ -198,7 +198,11 @@ class AttackWriter {
                 }
                 break;
             }
-            case InstrKind::Mfence: // the attacker never drains its buffer (W2)
+            case InstrKind::Mfence:
+            case InstrKind::Lock:
+            case InstrKind::Unlock:
+                // These drain the buffer, and the attacker never does (W2):
+                // the load must be reached from the store without them.
                 break;
             default:
                 edge(from, to, printInstruction(p_, tr), {id, true});
@@ -213,7 +217,7 @@ class AttackWriter {
                "unlock"});
     }
 
-    template <class Name> void helperCopy(const Thread& t, Name&& name) {
+    template <class Name> void helperCopy(const Thread& t, ThreadId tid, Name&& name) {
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
             const std::string orig = name("o|", tr.from);
@@ -227,15 +231,14 @@ class AttackWriter {
                 // Enter helper mode by reading what a helper wrote.
                 chain(orig, to,
                       {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
-                       "check == " + scratch_ + " 2", read},
+                       "check " + written(), read},
                       3, {id, false});
                 // In helper mode a load marks its address read, unless written.
                 const std::string mark = fresh();
                 chain(from, mark, {read, "read " + scratch_ + " " + hb}, 0, {id, false});
-                edge(mark, to, "check == " + scratch_ + " 2");
-                chain(
-                    mark, to,
-                    {"check != " + scratch_ + " 2", "write " + std::to_string(hbRead) + " " + hb});
+                edge(mark, to, "check " + written());
+                chain(mark, to,
+                      {"check ! " + written(), "write " + std::to_string(hbRead) + " " + hb});
                 break;
             }
             case InstrKind::Write: {
@@ -257,17 +260,26 @@ class AttackWriter {
                 break;
             }
         }
-        blockCopy(t, name);
+        blockCopy(t, tid, name);
     }
+
+    // The marks of the hb-after region: 0 none, odd read, even write. Plain
+    // helpers mark 1 and 2; an open locked block of thread i marks 2i+3 and
+    // 2i+4, so that it can tell its own marks from earlier ones.
+    std::string written() const { return "&& != " + scratch_ + " 0 == % " + scratch_ + " 2 0"; }
 
     // A locked block runs as a unit, so it is hb-after the load as a whole
     // or not at all. At `lock` a thread may guess that it will be: in the
-    // block copy ("b|") every event marks like a helper's, and `conflict`
-    // records whether one of them really conflicts with a marked address;
-    // `unlock` then continues in helper mode only if one did. (Marks made on
-    // a wrong guess die with the path: nobody else moves inside the block.)
-    template <class Name> void blockCopy(const Thread& t, Name&& name) {
+    // block copy ("b|") every event marks with the thread's own values, and
+    // `conflict` records whether one of them conflicts with a mark made
+    // before the block; `unlock` then continues in helper mode only if one
+    // did. A wrong guess leaves the thread stuck holding the lock, and the
+    // attacker's success needs the lock, so its marks never count.
+    template <class Name> void blockCopy(const Thread& t, ThreadId tid, Name&& name) {
         const std::string yes = "local " + conflict_ + " 1";
+        const std::string ownRead = std::to_string(2 * tid.index() + 3);
+        const std::string ownWrite = std::to_string(2 * tid.index() + 4);
+        const std::string z = scratch_;
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
             const std::string from = name("b|", tr.from);
@@ -285,22 +297,29 @@ class AttackWriter {
             case InstrKind::Read: {
                 const std::string hb = shadow(Hb, addrOf(tr));
                 const std::string marked = fresh();
-                chain(from, marked, {instr, "read " + scratch_ + " " + hb}, 0, {id, false});
-                chain(marked, to, {"check == " + scratch_ + " 2", yes});
-                chain(
-                    marked, to,
-                    {"check != " + scratch_ + " 2", "write " + std::to_string(hbRead) + " " + hb});
+                chain(from, marked, {instr, "read " + z + " " + hb}, 0, {id, false});
+                // Written before the block: a conflict.
+                chain(marked, to, {"check && " + written() + " != " + z + " " + ownWrite, yes});
+                // Untouched: mark it read by the block.
+                chain(marked, to, {"check == " + z + " 0", "write " + ownRead + " " + hb});
+                // Read before, or written by the block: nothing to do.
+                edge(marked, to, "check || == " + z + " " + ownWrite + " == % " + z + " 2 1");
                 break;
             }
             case InstrKind::Write: {
                 const std::string hb = shadow(Hb, addrOf(tr));
                 const std::string seen = fresh();
                 const std::string store = fresh();
-                edge(from, seen, "read " + scratch_ + " " + hb);
-                chain(seen, store, {"check != " + scratch_ + " 0", yes});
-                edge(seen, store, "check == " + scratch_ + " 0");
-                chain(store, to, {instr, "write " + std::to_string(hbWrite) + " " + hb}, 0,
-                      {id, false});
+                edge(from, seen, "read " + z + " " + hb);
+                // Touched before the block: a conflict.
+                chain(seen, store,
+                      {"check && != " + z + " 0 && != " + z + " " + ownRead + " != " + z + " " +
+                           ownWrite,
+                       yes});
+                edge(seen, store,
+                     "check || == " + z + " 0 || == " + z + " " + ownRead + " == " + z + " " +
+                         ownWrite);
+                chain(store, to, {instr, "write " + ownWrite + " " + hb}, 0, {id, false});
                 break;
             }
             default:

@@ -60,6 +60,23 @@ reach::Trace witnessTrace(const Program& p, const instrument::Attack& attack,
     return replay.completed;
 }
 
+// The trace in one line, for the message of an internal error.
+std::string describe(const Program& p, const reach::Trace& t) {
+    std::string out;
+    for (const reach::TraceStep& s : t.steps) {
+        out += " " + p.thread(s.thread).name + ":";
+        if (s.kind == reach::StepKind::Flush) {
+            out += "flush";
+        } else {
+            out += "line" + std::to_string(p.transition(s.transition).pos.line);
+        }
+        if (s.addr) {
+            out += "[" + std::to_string(*s.addr) + "]";
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
@@ -111,7 +128,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     w.cycle = findCycle(w.graph);
                     if (w.cycle.empty()) {
                         throw std::logic_error(
-                            "a robustness witness without a happens-before cycle");
+                            "a robustness witness without a happens-before cycle (attack " +
+                            std::to_string(i + 1) + ", trace" + describe(p, w.trace) + ")");
                     }
                     outcomes[i].witness = std::move(w);
                     for (std::size_t seen = firstFeasible.load();
