@@ -241,14 +241,9 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     options.timeoutSeconds = a.timeout;
     options.maxMemoryMb = a.maxMemory;
     const auto start = std::chrono::steady_clock::now();
-    robustness::RobustnessResult r;
-    try {
-        const unsigned jobs =
-            a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
-        r = robustness::checkTsoRobustness(program, options, a.all, jobs);
-    } catch (const instrument::UnsupportedProgram& e) {
-        throw UsageError(std::string(e.what()) + " (tsoreach robust is in progress)");
-    }
+    const unsigned jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
+    const robustness::RobustnessResult r =
+        robustness::checkTsoRobustness(program, options, a.all, jobs);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!a.dot.empty() && !r.witnesses.empty()) {
@@ -367,8 +362,7 @@ int run(int argc, char** argv, Context& ctx) {
 
     RobustArgs ba;
     CLI::App* robustCmd = app.add_subcommand(
-        "robust", "Decide whether every TSO execution is sequentially consistent (in progress: "
-                  "no computed addresses yet)");
+        "robust", "Decide whether every TSO execution is sequentially consistent");
     robustCmd->footer("Exit codes: 0 robust, 10 not robust (a witness is printed), 3 unknown, "
                       "2 usage or input error, 1 internal error.");
     robustCmd->add_option("FILE", ba.file, "Program file")->required();

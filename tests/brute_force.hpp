@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -46,6 +47,9 @@ struct BruteOptions {
     BruteModel model = BruteModel::SC;
     std::size_t maxStates = 200000; // more distinct states: unknown
     std::size_t bufferBound = 4;    // buffered stores per looping thread (TSO, PSO)
+    // Called with every address a read or write accesses (tests of analyses).
+    std::function<void(TransitionId, Value)> onAccess;
+    bool noGoal = false; // explore every state (within maxStates), ignoring the goal
 };
 
 struct BruteResult {
@@ -96,7 +100,7 @@ class BruteForce {
         std::map<BruteState, std::size_t> dist; // node addresses are stable: the queue keeps them
         std::deque<const std::pair<const BruteState, std::size_t>*> queue;
         queue.push_back(&*dist.emplace(init, 0).first);
-        if (g_.satisfiedBy(init.pcs)) {
+        if (!o_.noGoal && g_.satisfiedBy(init.pcs)) {
             res.verdict = BruteVerdict::Reachable;
             res.distance = 0;
             res.states = 1;
@@ -122,7 +126,7 @@ class BruteForce {
                     res.states = dist.size();
                     return res;
                 }
-                const bool goal = g_.satisfiedBy(n.pcs);
+                const bool goal = !o_.noGoal && g_.satisfiedBy(n.pcs);
                 queue.push_back(&*dist.emplace(std::move(n), d + 1).first);
                 if (goal) {
                     res.verdict = BruteVerdict::Reachable;
@@ -208,10 +212,16 @@ class BruteForce {
                 switch (in.kind) {
                 case InstrKind::Read:
                     n.regs[t][in.reg.index()] = load(s, t, eval(s, t, in.addr));
+                    if (o_.onAccess) {
+                        o_.onAccess(id, eval(s, t, in.addr));
+                    }
                     break;
                 case InstrKind::Write: {
                     const Value v = eval(s, t, in.value);
                     const Value a = eval(s, t, in.addr);
+                    if (o_.onAccess) {
+                        o_.onAccess(id, a);
+                    }
                     if (o_.model == BruteModel::SC) {
                         store(n.mem, a, v);
                         break;

@@ -442,10 +442,18 @@ end
                                                    "transition b c unlock transition c d write 1 0 "
                                                    "transition d e read r 1 end\n"));
     EXPECT_EQ(locks.code, 0) << locks.err; // one thread alone is always robust
+    // Computed addresses are fine when they take a bounded set of values...
     Outcome computed = run("robust " + write("c.txt", "thread t initial a transition a b "
                                                       "write 1 r transition b c read s 1 end\n"));
-    EXPECT_EQ(computed.code, 2);
-    EXPECT_NE(computed.err.find("computed addresses is not supported yet"), std::string::npos);
+    EXPECT_EQ(computed.code, 0) << computed.err;
+    // ... and give "unknown", with the position, when they do not.
+    Outcome unbounded =
+        run("robust " + write("u.txt", "thread t initial a transition a a local r + r 1 "
+                                       "transition a b write 1 r transition b c read s 1 end\n"));
+    EXPECT_EQ(unbounded.code, 3) << unbounded.err;
+    EXPECT_NE(unbounded.out.find("u.txt:1:49: the address of this access can take more than"),
+              std::string::npos)
+        << unbounded.out;
 }
 
 } // namespace

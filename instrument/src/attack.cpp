@@ -1,6 +1,7 @@
 #include "tsoreach/instrument/attack.hpp"
 
 #include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/value_sets.hpp"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
@@ -36,22 +37,29 @@ std::vector<bool> reachableWithoutFences(const Program& p, const Thread& t, Stat
 
 // Writes the instrumented program text. States of each copy get a distinct
 // two-character prefix, so no two names collide: "o|" original, "a|"
-// attacker, "h|" helper, "m|N" intermediate steps.
+// attacker, "h|" helper, "b|" locked block, "m|N" intermediate steps.
+//
+// Shadow cells (buffer value, buffered flag, hb mark) exist for each address
+// the program can access, above the highest one. An access with a computed
+// address branches on the value of its address expression (the value-set
+// analysis gives the finite set of candidates), so that every shadow access
+// has a constant address.
 class AttackWriter {
   public:
-    AttackWriter(const Program& p, const Attack& attack) : p_(p), attack_(attack) {
+    AttackWriter(const Program& p, const Attack& attack)
+        : p_(p), attack_(attack), sets_(accessedAddresses(p)) {
         for (const Transition& tr : p.transitions) {
-            if (accessesMemory(tr.instr.kind)) {
-                std::optional<Value> a = constantValue(p.expr(tr.instr.addr));
-                if (!a) {
-                    throw UnsupportedProgram("robustness of programs with computed addresses "
-                                             "is not supported yet");
-                }
-                addrs_.push_back(*a);
+            if (accessesMemory(tr.instr.kind) && sets_.byTransition[index(tr)].any) {
+                throw UnsupportedProgram(
+                    p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
+                    std::to_string(tr.pos.col) +
+                    ": the address of this access can take more than " +
+                    std::to_string(kDefaultValueSetLimit) +
+                    " values (as far as a static analysis can tell); robustness checking "
+                    "needs a bounded set of addresses");
             }
         }
-        std::sort(addrs_.begin(), addrs_.end());
-        addrs_.erase(std::unique(addrs_.begin(), addrs_.end()), addrs_.end());
+        addrs_ = sets_.all.values;
         // Shadow cells live above every address of the program.
         const Value top = addrs_.empty() ? 0 : addrs_.back();
         if (top > (Value(1) << 60)) {
@@ -61,6 +69,7 @@ class AttackWriter {
         scratch_ = freshRegister("$z");
         inBlock_ = freshRegister("$in");
         conflict_ = freshRegister("$ok");
+        storeAddr_ = freshRegister("$w");
     }
 
     // A register name no thread uses.
@@ -89,14 +98,45 @@ class AttackWriter {
     static constexpr int hbRead = 1;
     static constexpr int hbWrite = 2;
 
+    // One address an access can touch, and the check that selects it (empty
+    // when the address is a constant).
+    struct Target {
+        std::vector<std::string> guard;
+        Value addr = 0;
+    };
+
+    std::size_t index(const Transition& tr) const {
+        return static_cast<std::size_t>(&tr - p_.transitions.data());
+    }
+
+    bool computed(const Transition& tr) const {
+        return !constantValue(p_.expr(tr.instr.addr)).has_value();
+    }
+
+    std::vector<Target> targets(const Transition& tr) const {
+        if (std::optional<Value> a = constantValue(p_.expr(tr.instr.addr))) {
+            return {Target{{}, *a}};
+        }
+        std::vector<Target> out;
+        const std::string expr = printExpr(p_, p_.thread(tr.thread), tr.instr.addr);
+        for (Value v : sets_.byTransition[index(tr)].values) {
+            out.push_back(Target{{"check == " + expr + " " + std::to_string(v)}, v});
+        }
+        return out;
+    }
+
+    // `instrs` after the target's guard.
+    static std::vector<std::string> guarded(const Target& at, std::vector<std::string> instrs) {
+        instrs.insert(instrs.begin(), at.guard.begin(), at.guard.end());
+        return instrs;
+    }
+
     std::string shadow(Shadow kind, Value addr) const {
         const auto i = static_cast<Value>(std::lower_bound(addrs_.begin(), addrs_.end(), addr) -
                                           addrs_.begin());
         return std::to_string(base_ + static_cast<Value>(kind) * static_cast<Value>(addrs_.size()) +
                               i);
     }
-
-    Value addrOf(const Transition& tr) const { return *constantValue(p_.expr(tr.instr.addr)); }
 
     std::string fresh() { return "m|" + std::to_string(counter_++); }
 
@@ -106,7 +146,6 @@ class AttackWriter {
         out_.origins.push_back(origin);
     }
 
-    // A chain of instructions from `from` to `to` through fresh states.
     // A chain of instructions from `from` to `to` through fresh states; the
     // one at index `real` executes the original instruction `origin`.
     void chain(const std::string& from, const std::string& to,
@@ -118,6 +157,13 @@ class AttackWriter {
             edge(cur, next, instrs[i], i == real ? origin : StepOrigin{});
             cur = next;
         }
+    }
+
+    // The same, after the guard of `at` (`real` counts from after it).
+    void chain(const Target& at, const std::string& from, const std::string& to,
+               const std::vector<std::string>& instrs, std::size_t real = npos,
+               StepOrigin origin = {}) {
+        chain(from, to, guarded(at, instrs), real == npos ? npos : real + at.guard.size(), origin);
     }
 
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -158,46 +204,53 @@ class AttackWriter {
     template <class Name> void attackerCopy(const Thread& t, Name&& name) {
         const Transition& w = p_.transition(attack_.store);
         const std::string value = printExpr(p_, t, w.instr.value);
-        const Value wa = addrOf(w);
-        // Becoming the attacker: w's store goes to the buffer, not memory.
-        chain(name("o|", w.from), name("a|", w.to),
-              {"write " + value + " " + shadow(Buf, wa), "write 1 " + shadow(IsBuf, wa)}, 0,
-              {attack_.store, true});
+        // Becoming the attacker: w's store goes to the buffer, not memory. A
+        // computed address is remembered for the success test.
+        for (const Target& at : targets(w)) {
+            std::vector<std::string> steps{"write " + value + " " + shadow(Buf, at.addr),
+                                           "write 1 " + shadow(IsBuf, at.addr)};
+            if (computed(w)) {
+                steps.push_back("local " + storeAddr_ + " " + std::to_string(at.addr));
+            }
+            chain(at, name("o|", w.from), name("a|", w.to), steps, 0, {attack_.store, true});
+        }
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
             const std::string from = name("a|", tr.from);
             const std::string to = name("a|", tr.to);
             switch (tr.instr.kind) {
-            case InstrKind::Write: {
-                const Value a = addrOf(tr);
-                chain(from, to,
-                      {"write " + printExpr(p_, t, tr.instr.value) + " " + shadow(Buf, a),
-                       "write 1 " + shadow(IsBuf, a)},
-                      0, {id, true});
-                break;
-            }
-            case InstrKind::Read: {
-                // The newest own buffered store, else memory.
-                const Value a = addrOf(tr);
-                const std::string reg = t.regNames[tr.instr.reg.index()];
-                const std::string test = fresh();
-                edge(from, test, "read " + scratch_ + " " + shadow(IsBuf, a));
-                chain(test, to,
-                      {"check == " + scratch_ + " 1", "read " + reg + " " + shadow(Buf, a)}, 1,
-                      {id, true});
-                chain(test, to,
-                      {"check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a)}, 1,
-                      {id, true});
-                if (id == attack_.load) {
-                    // The attack load reads memory (W4) and ends the attacker.
-                    chain(from, "prefinal",
-                          {"read " + scratch_ + " " + shadow(IsBuf, a),
-                           "check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a),
-                           "write " + std::to_string(hbRead) + " " + shadow(Hb, a)},
-                          2, {id, true});
+            case InstrKind::Write:
+                for (const Target& at : targets(tr)) {
+                    chain(at, from, to,
+                          {"write " + printExpr(p_, t, tr.instr.value) + " " + shadow(Buf, at.addr),
+                           "write 1 " + shadow(IsBuf, at.addr)},
+                          0, {id, true});
                 }
                 break;
-            }
+            case InstrKind::Read:
+                for (const Target& at : targets(tr)) {
+                    // The newest own buffered store, else memory.
+                    const Value a = at.addr;
+                    const std::string reg = t.regNames[tr.instr.reg.index()];
+                    const std::string test = fresh();
+                    chain(at, from, test, {"read " + scratch_ + " " + shadow(IsBuf, a)});
+                    chain(test, to,
+                          {"check == " + scratch_ + " 1", "read " + reg + " " + shadow(Buf, a)}, 1,
+                          {id, true});
+                    chain(test, to,
+                          {"check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a)},
+                          1, {id, true});
+                    if (id == attack_.load) {
+                        // The attack load reads memory (W4) and ends the attacker.
+                        chain(at, from, "prefinal",
+                              {"read " + scratch_ + " " + shadow(IsBuf, a),
+                               "check == " + scratch_ + " 0",
+                               "read " + reg + " " + std::to_string(a),
+                               "write " + std::to_string(hbRead) + " " + shadow(Hb, a)},
+                              2, {id, true});
+                    }
+                }
+                break;
             case InstrKind::Mfence:
             case InstrKind::Lock:
             case InstrKind::Unlock:
@@ -210,11 +263,17 @@ class AttackWriter {
             }
         }
         // Success: something hb-after the load touched w's address, so w's
-        // late flush closes a happens-before cycle.
-        // ... once no locked block is open, so that the late flushes can run.
-        chain("prefinal", "success",
-              {"read " + scratch_ + " " + shadow(Hb, wa), "check != " + scratch_ + " 0", "lock",
-               "unlock"});
+        // late flush closes a happens-before cycle; once no locked block is
+        // open, so that the late flushes can run.
+        for (const Target& at : targets(w)) {
+            std::vector<std::string> steps{"read " + scratch_ + " " + shadow(Hb, at.addr),
+                                           "check != " + scratch_ + " 0", "lock", "unlock"};
+            if (computed(w)) {
+                steps.insert(steps.begin(),
+                             "check == " + storeAddr_ + " " + std::to_string(at.addr));
+            }
+            chain("prefinal", "success", steps);
+        }
     }
 
     template <class Name> void helperCopy(const Thread& t, ThreadId tid, Name&& name) {
@@ -224,37 +283,39 @@ class AttackWriter {
             const std::string from = name("h|", tr.from);
             const std::string to = name("h|", tr.to);
             switch (tr.instr.kind) {
-            case InstrKind::Read: {
-                const Value a = addrOf(tr);
-                const std::string read = printInstruction(p_, tr);
-                const std::string hb = shadow(Hb, a);
-                // Enter helper mode by reading what a helper wrote.
-                chain(orig, to,
-                      {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
-                       "check " + written(), read},
-                      3, {id, false});
-                // In helper mode a load marks its address read, unless written.
-                const std::string mark = fresh();
-                chain(from, mark, {read, "read " + scratch_ + " " + hb}, 0, {id, false});
-                edge(mark, to, "check " + written());
-                chain(mark, to,
-                      {"check ! " + written(), "write " + std::to_string(hbRead) + " " + hb});
+            case InstrKind::Read:
+                for (const Target& at : targets(tr)) {
+                    const std::string read = printInstruction(p_, tr);
+                    const std::string hb = shadow(Hb, at.addr);
+                    // Enter helper mode by reading what a helper wrote.
+                    chain(at, orig, to,
+                          {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
+                           "check " + written(), read},
+                          3, {id, false});
+                    // In helper mode a load marks its address read, unless
+                    // written. (The guard comes first: the read may change
+                    // the registers of the address expression.)
+                    const std::string mark = fresh();
+                    chain(at, from, mark, {read, "read " + scratch_ + " " + hb}, 0, {id, false});
+                    edge(mark, to, "check " + written());
+                    chain(mark, to,
+                          {"check ! " + written(), "write " + std::to_string(hbRead) + " " + hb});
+                }
                 break;
-            }
-            case InstrKind::Write: {
-                const Value a = addrOf(tr);
-                const std::string write = printInstruction(p_, tr);
-                const std::string hb = shadow(Hb, a);
-                const std::string markWrite = "write " + std::to_string(hbWrite) + " " + hb;
-                // Enter helper mode by overwriting what was read or written
-                // after the load.
-                chain(orig, to,
-                      {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
-                       "check != " + scratch_ + " 0", write, markWrite},
-                      3, {id, false});
-                chain(from, to, {write, markWrite}, 0, {id, false});
+            case InstrKind::Write:
+                for (const Target& at : targets(tr)) {
+                    const std::string write = printInstruction(p_, tr);
+                    const std::string hb = shadow(Hb, at.addr);
+                    const std::string markWrite = "write " + std::to_string(hbWrite) + " " + hb;
+                    // Enter helper mode by overwriting what was read or
+                    // written after the load.
+                    chain(at, orig, to,
+                          {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
+                           "check != " + scratch_ + " 0", write, markWrite},
+                          3, {id, false});
+                    chain(at, from, to, {write, markWrite}, 0, {id, false});
+                }
                 break;
-            }
             default:
                 edge(from, to, printInstruction(p_, tr), {id, false});
                 break;
@@ -294,34 +355,36 @@ class AttackWriter {
                 chain(from, name("h|", tr.to), {"check == " + conflict_ + " 1", instr}, 1,
                       {id, false});
                 break;
-            case InstrKind::Read: {
-                const std::string hb = shadow(Hb, addrOf(tr));
-                const std::string marked = fresh();
-                chain(from, marked, {instr, "read " + z + " " + hb}, 0, {id, false});
-                // Written before the block: a conflict.
-                chain(marked, to, {"check && " + written() + " != " + z + " " + ownWrite, yes});
-                // Untouched: mark it read by the block.
-                chain(marked, to, {"check == " + z + " 0", "write " + ownRead + " " + hb});
-                // Read before, or written by the block: nothing to do.
-                edge(marked, to, "check || == " + z + " " + ownWrite + " == % " + z + " 2 1");
+            case InstrKind::Read:
+                for (const Target& at : targets(tr)) {
+                    const std::string hb = shadow(Hb, at.addr);
+                    const std::string marked = fresh();
+                    chain(at, from, marked, {instr, "read " + z + " " + hb}, 0, {id, false});
+                    // Written before the block: a conflict.
+                    chain(marked, to, {"check && " + written() + " != " + z + " " + ownWrite, yes});
+                    // Untouched: mark it read by the block.
+                    chain(marked, to, {"check == " + z + " 0", "write " + ownRead + " " + hb});
+                    // Read before, or written by the block: nothing to do.
+                    edge(marked, to, "check || == " + z + " " + ownWrite + " == % " + z + " 2 1");
+                }
                 break;
-            }
-            case InstrKind::Write: {
-                const std::string hb = shadow(Hb, addrOf(tr));
-                const std::string seen = fresh();
-                const std::string store = fresh();
-                edge(from, seen, "read " + z + " " + hb);
-                // Touched before the block: a conflict.
-                chain(seen, store,
-                      {"check && != " + z + " 0 && != " + z + " " + ownRead + " != " + z + " " +
-                           ownWrite,
-                       yes});
-                edge(seen, store,
-                     "check || == " + z + " 0 || == " + z + " " + ownRead + " == " + z + " " +
-                         ownWrite);
-                chain(store, to, {instr, "write " + ownWrite + " " + hb}, 0, {id, false});
+            case InstrKind::Write:
+                for (const Target& at : targets(tr)) {
+                    const std::string hb = shadow(Hb, at.addr);
+                    const std::string seen = fresh();
+                    const std::string store = fresh();
+                    chain(at, from, seen, {"read " + z + " " + hb});
+                    // Touched before the block: a conflict.
+                    chain(seen, store,
+                          {"check && != " + z + " 0 && != " + z + " " + ownRead + " != " + z + " " +
+                               ownWrite,
+                           yes});
+                    edge(seen, store,
+                         "check || == " + z + " 0 || == " + z + " " + ownRead + " == " + z + " " +
+                             ownWrite);
+                    chain(store, to, {instr, "write " + ownWrite + " " + hb}, 0, {id, false});
+                }
                 break;
-            }
             default:
                 edge(from, to, instr, {id, false});
                 break;
@@ -331,11 +394,13 @@ class AttackWriter {
 
     const Program& p_;
     Attack attack_;
-    std::vector<Value> addrs_;
+    AddressSets sets_;
+    std::vector<Value> addrs_; // every address the program can access, sorted
     Value base_ = 0;
-    std::string scratch_;  // scratch register
-    std::string inBlock_;  // 1 while the thread holds the lock (original copy)
-    std::string conflict_; // a block event conflicted with a marked address
+    std::string scratch_;   // scratch register
+    std::string inBlock_;   // 1 while the thread holds the lock (original copy)
+    std::string conflict_;  // a block event conflicted with a marked address
+    std::string storeAddr_; // the attack store's address, when computed
     AttackProgram out_;
     std::size_t counter_ = 0;
 };

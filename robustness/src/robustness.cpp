@@ -89,8 +89,15 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     // this thread, before any search starts.
     std::vector<instrument::AttackProgram> instrumented;
     instrumented.reserve(n);
-    for (const instrument::Attack& a : attacks) {
-        instrumented.push_back(instrument::attackProgram(p, a));
+    try {
+        for (const instrument::Attack& a : attacks) {
+            instrumented.push_back(instrument::attackProgram(p, a));
+        }
+    } catch (const instrument::UnsupportedProgram& e) {
+        // No attack can be checked: no proof either way.
+        r.verdict = RobustVerdict::Unknown;
+        r.reason = e.what();
+        return r;
     }
 
     // Workers take attacks in index order; the answer is assembled by index,

@@ -4,8 +4,9 @@
 // goal is SC-reachable iff some TSO execution delays w past l and closes a
 // happens-before cycle through l (a witness of non-robustness).
 //
-// Work in progress (issue 5): programs with computed addresses are not
-// supported yet and raise UnsupportedProgram.
+// Computed addresses are supported when the value-set analysis
+// (lang/value_sets.hpp) bounds the addresses an access can touch; otherwise
+// the program raises UnsupportedProgram.
 
 #include "tsoreach/lang/program.hpp"
 

@@ -2,8 +2,8 @@
 // Robustness against TSO by attacks (paper 004 §4.6-4.7): the program is
 // robust iff no attack's instrumented SC program reaches its goal.
 //
-// Work in progress (issue 5): programs with computed addresses raise
-// instrument::UnsupportedProgram.
+// Computed addresses are supported when the value-set analysis bounds them;
+// otherwise the verdict is unknown, with the access named in the reason.
 
 #include "tsoreach/instrument/attack.hpp"
 #include "tsoreach/reach/options.hpp"
