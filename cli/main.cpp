@@ -203,7 +203,7 @@ struct RobustArgs {
     bool json = false;
     bool all = false;
     std::string dot;
-    std::string search = "bfs";
+    std::string search = "auto";
     std::size_t printAttack = 0; // 1-based; 0: none
     unsigned jobs = 0;           // 0: the number of cores
     std::uint64_t maxStates = 0;
@@ -236,14 +236,16 @@ int runRobust(const RobustArgs& a, Context& ctx) {
         return exitHolds;
     }
     reach::Options options;
-    options.search = *reach::searchOrderFromName(a.search);
     options.maxStates = a.maxStates;
     options.timeoutSeconds = a.timeout;
     options.maxMemoryMb = a.maxMemory;
     const auto start = std::chrono::steady_clock::now();
     const unsigned jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     const robustness::RobustnessResult r =
-        robustness::checkTsoRobustness(program, options, a.all, jobs);
+        robustness::checkTsoRobustness(program, options, a.all, jobs,
+                                       a.search == "dfs"   ? robustness::AttackSearch::Dfs
+                                       : a.search == "bfs" ? robustness::AttackSearch::Bfs
+                                                           : robustness::AttackSearch::Auto);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!a.dot.empty() && !r.witnesses.empty()) {
@@ -378,9 +380,10 @@ int run(int argc, char** argv, Context& ctx) {
                           "in red)");
     robustCmd
         ->add_option("--search", ba.search,
-                     "Search order of each attack's SC check; bfs finds shallow witnesses "
-                     "even when the state space is infinite, and shortest ones")
-        ->check(CLI::IsMember({"dfs", "bfs"}))
+                     "Search order of each attack's SC check: dfs finds deep witnesses fast, "
+                     "bfs shallow ones even in infinite state spaces; auto: dfs up to 200000 "
+                     "states, then bfs")
+        ->check(CLI::IsMember({"auto", "dfs", "bfs"}))
         ->capture_default_str();
     robustCmd
         ->add_option("--print-attack", ba.printAttack,

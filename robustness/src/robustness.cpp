@@ -80,7 +80,7 @@ std::string describe(const Program& p, const reach::Trace& t) {
 } // namespace
 
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
-                                    unsigned jobs) {
+                                    unsigned jobs, AttackSearch search) {
     RobustnessResult r;
     const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(p);
     const std::size_t n = attacks.size();
@@ -112,6 +112,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     std::vector<std::atomic<bool>> cancel(n);
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> firstFeasible{n};
+    std::atomic<std::uint64_t> queries{0};
+    std::atomic<std::uint64_t> states{0};
     std::mutex errorLock;
     std::exception_ptr error;
     auto work = [&]() {
@@ -124,8 +126,35 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 auto engine = reach::makeEngine("", reach::MemoryModel::SC);
                 reach::Options mine = options;
                 mine.cancel = &cancel[i];
-                const reach::Result res =
-                    reach::runChecked(*engine, attack, *defaultGoal(attack), mine);
+                const Goal goal = *defaultGoal(attack);
+                reach::Result res;
+                bool decided = false;
+                if (search != AttackSearch::Bfs) {
+                    mine.search = reach::SearchOrder::Dfs;
+                    const bool budget =
+                        search == AttackSearch::Auto &&
+                        (options.maxStates == 0 || options.maxStates > kAutoDfsStates);
+                    if (budget) {
+                        mine.maxStates = kAutoDfsStates;
+                    }
+                    res = reach::runChecked(*engine, attack, goal, mine);
+                    ++queries;
+                    states += res.stats.states;
+                    // Undecided within the budget only: try breadth-first.
+                    decided = !(budget && res.verdict == reach::Verdict::Unknown &&
+                                res.stats.states >= kAutoDfsStates && !cancel[i]);
+                }
+                if (!decided) {
+                    mine.search = reach::SearchOrder::Bfs;
+                    mine.maxStates = options.maxStates;
+                    if (options.timeoutSeconds > 0) { // the time limit is per attack
+                        mine.timeoutSeconds =
+                            std::max(1e-3, options.timeoutSeconds - res.stats.timeSeconds);
+                    }
+                    res = reach::runChecked(*engine, attack, goal, mine);
+                    ++queries;
+                    states += res.stats.states;
+                }
                 if (res.verdict == reach::Verdict::Reachable) {
                     Witness w{attacks[i],
                               witnessTrace(p, attacks[i], instrumented[i], *res.trace),
@@ -172,6 +201,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         std::rethrow_exception(error);
     }
 
+    r.scQueries = queries;
+    r.scStates = states;
     const std::size_t last = all ? n : std::min(n, firstFeasible.load() + 1);
     r.checked = last;
     for (std::size_t i = 0; i < last; ++i) {

@@ -10,6 +10,7 @@
 #include "tsoreach/reach/trace.hpp"
 #include "tsoreach/robustness/happens_before.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,24 @@ struct RobustnessResult {
     std::size_t attacks = 0;
     std::size_t checked = 0;
     std::vector<Witness> witnesses; // one per feasible attack
+    std::uint64_t scQueries = 0;    // SC searches run (an attack may need two, see Auto)
+    std::uint64_t scStates = 0;     // states they stored, in total
 };
+
+// How each attack's SC check searches. Depth-first finds deep witnesses fast
+// but can wander off forever in an infinite state space (an unbounded
+// counter); breadth-first finds the shallowest witness, but is slow when
+// witnesses are deep. Auto: depth-first up to kAutoDfsStates states, then, if
+// that did not decide, breadth-first.
+enum class AttackSearch { Auto, Dfs, Bfs };
+constexpr std::uint64_t kAutoDfsStates = 200000;
 
 // Checks every candidate attack with the SC engine under `options` (limits
 // apply to each attack's search), on `jobs` threads. With `all` false the
 // result holds the feasible attack of lowest index only. The result does
 // not depend on `jobs`.
+// `options.search` is ignored in favour of `search`.
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
-                                    unsigned jobs = 1);
+                                    unsigned jobs = 1, AttackSearch search = AttackSearch::Auto);
 
 } // namespace tsoreach::robustness
