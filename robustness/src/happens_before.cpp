@@ -3,8 +3,10 @@
 #include "tsoreach/lang/printer.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/graphviz.hpp>
 #include <boost/graph/strong_components.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -175,26 +177,44 @@ std::vector<HbArc> findCycle(const HbGraph& g) {
 }
 
 std::string toDot(const Program& p, const HbGraph& g, const std::vector<HbArc>& cycle) {
-    std::ostringstream os;
-    os << "digraph happens_before {\n  node [shape=box, fontname=\"monospace\"];\n";
-    for (std::size_t i = 0; i < g.events.size(); ++i) {
-        const HbEvent& e = g.events[i];
-        os << "  e" << i << " [label=\"" << e.step << ": " << p.thread(e.thread).name << " "
-           << (e.write ? "W" : "R") << " mem[" << e.addr << "]\"];\n";
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    Graph bg(g.events.size());
+    for (const HbArc& a : g.arcs) {
+        boost::add_edge(a.from, a.to, bg);
     }
     auto onCycle = [&](const HbArc& a) {
-        for (const HbArc& c : cycle) {
-            if (c.from == a.from && c.to == a.to && c.kind == a.kind) {
-                return true;
-            }
-        }
-        return false;
+        return std::any_of(cycle.begin(), cycle.end(), [&](const HbArc& c) {
+            return c.from == a.from && c.to == a.to && c.kind == a.kind;
+        });
     };
-    for (const HbArc& a : g.arcs) {
-        os << "  e" << a.from << " -> e" << a.to << " [label=\"" << name(a.kind) << "\""
-           << (onCycle(a) ? ", color=red, penwidth=2" : "") << "];\n";
+    // Edges are numbered in insertion order, which is the order of g.arcs.
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> arcsOf;
+    for (std::size_t i = 0; i < g.arcs.size(); ++i) {
+        arcsOf[{g.arcs[i].from, g.arcs[i].to}].push_back(i);
     }
-    os << "}\n";
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> used;
+    auto vertexLabel = [&](std::ostream& os, Graph::vertex_descriptor v) {
+        const HbEvent& e = g.events[v];
+        os << "[label=\"" << e.step << ": " << p.thread(e.thread).name << " "
+           << (e.write ? "W" : "R") << " mem[" << e.addr << "]\"]";
+    };
+    auto edgeLabel = [&](std::ostream& os, Graph::edge_descriptor ed) {
+        // Parallel arcs between two events are written in order.
+        const std::pair<std::size_t, std::size_t> key{boost::source(ed, bg), boost::target(ed, bg)};
+        const HbArc& a = g.arcs[arcsOf[key][used[key]++]];
+        os << "[label=\"" << name(a.kind) << "\"" << (onCycle(a) ? ", color=red, penwidth=2" : "")
+           << "]";
+    };
+    auto graphAttributes = [](std::ostream& os) {
+        os << "node [shape=box, fontname=\"monospace\"];\n";
+    };
+    std::ostringstream os;
+    // GCC reports Boost's edge iterator as maybe uninitialized (a known
+    // false positive in adj_list_edge_iterator).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    boost::write_graphviz(os, bg, vertexLabel, edgeLabel, graphAttributes);
+#pragma GCC diagnostic pop
     return os.str();
 }
 
