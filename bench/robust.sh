@@ -7,15 +7,15 @@ cd "$(dirname "$0")/.."
 timeout_s=${1:-60}
 bin=build/tsoreach
 [ -x "$bin" ] || { echo "build first: make build" >&2; exit 2; }
-echo "| program | verdict | attacks | feasible | time (s) |"
-echo "|---|---|---:|---:|---:|"
+echo "| program | verdict | file says | attacks | feasible | SC states | time (s) |"
+echo "|---|---|---|---:|---:|---:|---:|"
 for f in ../shared/corpus/trencher/*.txt ../shared/corpus/trencher/memorax/*.txt; do
   name=${f#../shared/corpus/trencher/}
   out=$("$bin" robust "$f" --json --timeout "$timeout_s" --max-memory 6000 2>&1)
   if printf '%s' "$out" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then
-    printf '%s' "$out" | python3 bench/robust_row.py "$name"
+    printf '%s' "$out" | python3 bench/robust_row.py "$name" "$f"
   else
     msg=$(printf '%s' "$out" | sed -n 's/^tsoreach: error: //p' | head -1)
-    echo "| $name | not supported yet: $msg | | | |"
+    echo "| $name | error: $msg | | | | | |"
   fi
 done

@@ -309,7 +309,12 @@ std::string robustText(const Program& p, const robustness::RobustnessResult& r, 
         out << " [" << first.step << "]\n";
     }
     out << "(" << r.checked << " of " << r.attacks << " attacks checked, " << r.witnesses.size()
-        << " feasible, " << formatSeconds(seconds) << " s)\n";
+        << " feasible";
+    if (r.undecided != 0) {
+        out << ", " << r.undecided << " undecided";
+    }
+    out << "; " << r.scQueries << " SC searches, " << r.scStates << " states, "
+        << formatSeconds(seconds) << " s)\n";
     return out.str();
 }
 
@@ -325,7 +330,10 @@ std::string robustJson(const Program& p, const std::string& file,
     if (r.verdict == robustness::RobustVerdict::Unknown) {
         j["reason"] = r.reason;
     }
-    j["attacks"] = {{"total", r.attacks}, {"feasible", r.witnesses.size()}, {"checked", r.checked}};
+    j["attacks"] = {{"total", r.attacks},
+                    {"feasible", r.witnesses.size()},
+                    {"checked", r.checked},
+                    {"undecided", r.undecided}};
     nlohmann::ordered_json witnesses = nlohmann::ordered_json::array();
     for (const robustness::Witness& w : r.witnesses) {
         witnesses.push_back({{"thread", p.thread(w.attack.thread).name},
@@ -335,7 +343,10 @@ std::string robustJson(const Program& p, const std::string& file,
                              {"cycle", cycleJson(p, w)}});
     }
     j["witnesses"] = witnesses;
-    j["stats"] = {{"time_s", seconds}, {"peak_rss_mb", reach::processPeakRssMb()}};
+    j["stats"] = {{"sc_queries", r.scQueries},
+                  {"sc_states", r.scStates},
+                  {"time_s", seconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

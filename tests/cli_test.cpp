@@ -410,6 +410,9 @@ TEST_F(Cli, RobustReportsAWitnessForStoreBuffering) {
     EXPECT_EQ(doc["verdict"], "not-robust");
     EXPECT_EQ(doc["attacks"]["total"], 2);
     EXPECT_EQ(doc["attacks"]["feasible"], 2); // each thread can attack
+    EXPECT_EQ(doc["attacks"]["undecided"], 0);
+    EXPECT_GE(doc["stats"]["sc_queries"], 2);
+    EXPECT_GT(doc["stats"]["sc_states"], 0);
     const auto& w = doc["witnesses"][0];
     EXPECT_EQ(w["store"]["instruction"], "write 1 0");
     EXPECT_EQ(w["load"]["instruction"], "read r 1");
@@ -419,6 +422,24 @@ TEST_F(Cli, RobustReportsAWitnessForStoreBuffering) {
     EXPECT_EQ(replay.code, 0) << replay.out << replay.err;
     EXPECT_EQ(w["trace"].back()["kind"], "flush");
     EXPECT_EQ(w["trace"].back()["thread"], "t0");
+    // Each search order finds a witness; --print-attack shows the
+    // instrumented program of one attack, a program of its own.
+    for (const char* order : {"dfs", "bfs", "auto"}) {
+        EXPECT_EQ(run("robust " + sb + " --search " + order).code, 10) << order;
+    }
+    Outcome printed = run("robust " + sb + " --print-attack 1");
+    EXPECT_EQ(printed.code, 0) << printed.err;
+    EXPECT_NE(printed.out.find("final success"), std::string::npos) << printed.out;
+    EXPECT_EQ(run("reach --model sc " + write("a1.txt", printed.out)).code, 10);
+    Outcome tooFar = run("robust " + sb + " --print-attack 3");
+    EXPECT_EQ(tooFar.code, 2);
+    EXPECT_NE(tooFar.err.find("the program has 2 attacks"), std::string::npos) << tooFar.err;
+    // The DOT graph, cycle in red.
+    const std::filesystem::path dot = dir / "g.dot";
+    EXPECT_EQ(run("robust " + sb + " --dot " + dot.string()).code, 10);
+    const std::string text = slurp(dot);
+    EXPECT_NE(text.find("digraph"), std::string::npos);
+    EXPECT_NE(text.find("[label=\"fr\", color=red"), std::string::npos) << text;
 }
 
 TEST_F(Cli, RobustProvesFencedProgramsRobust) {

@@ -208,8 +208,11 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     for (std::size_t i = 0; i < last; ++i) {
         if (outcomes[i].witness) {
             r.witnesses.push_back(std::move(*outcomes[i].witness));
-        } else if (!outcomes[i].unknown.empty() && r.reason.empty()) {
-            r.reason = outcomes[i].unknown;
+        } else if (!outcomes[i].unknown.empty()) {
+            ++r.undecided;
+            if (r.reason.empty()) {
+                r.reason = outcomes[i].unknown;
+            }
         }
     }
     if (!r.witnesses.empty()) {

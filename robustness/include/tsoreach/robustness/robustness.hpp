@@ -33,6 +33,7 @@ struct RobustnessResult {
     std::string reason; // Unknown only: the limit that stopped an attack's search
     std::size_t attacks = 0;
     std::size_t checked = 0;
+    std::size_t undecided = 0; // checked attacks whose search a limit stopped
     std::vector<Witness> witnesses; // one per feasible attack
     std::uint64_t scQueries = 0;    // SC searches run (an attack may need two, see Auto)
     std::uint64_t scStates = 0;     // states they stored, in total
