@@ -3,9 +3,12 @@
 
 #include "report.hpp"
 #include "trace_json.hpp"
+#include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/validate.hpp"
+#include "tsoreach/lazy/catalog.hpp"
+#include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/robustness.hpp"
@@ -101,6 +104,9 @@ struct ReachArgs {
     std::uint64_t maxStates = 0;
     double timeout = 0;
     std::uint64_t maxMemory = 0;
+    unsigned jobs = 0; // 0: the number of cores
+    std::size_t maxIterations = 0;
+    bool progress = false;
 };
 
 // What the internal-error message names, filled in as the run proceeds.
@@ -197,6 +203,46 @@ int runReplay(const ReplayArgs& a, Context& ctx) {
     return outcome.ok ? exitHolds : exitViolated;
 }
 
+struct InstrumentArgs {
+    std::string file;
+    std::vector<std::uint32_t> path; // source lines
+    std::string variant = "terminating";
+};
+
+// Prints R (+) sigma for a path given by source lines.
+int runInstrument(const InstrumentArgs& a) {
+    const Program program = parseProgramFile(a.file);
+    std::vector<TransitionId> sigma;
+    for (std::uint32_t line : a.path) {
+        TransitionId found;
+        for (std::size_t i = 0; i < program.transitions.size(); ++i) {
+            if (program.transitions[i].pos.line != line) {
+                continue;
+            }
+            if (found.valid()) {
+                throw UsageError("--path: line " + std::to_string(line) +
+                                 " holds several transitions");
+            }
+            found = TransitionId(static_cast<std::uint32_t>(i));
+        }
+        if (!found.valid()) {
+            throw UsageError("--path: no transition on line " + std::to_string(line));
+        }
+        sigma.push_back(found);
+    }
+    try {
+        const instrument::Extension ext = instrument::extendByPath(
+            program, instrument::identityOrigins(program), sigma,
+            a.variant == "trencher" ? instrument::ExtensionVariant::Trencher
+                                    : instrument::ExtensionVariant::Terminating,
+            "x1");
+        emit(printProgram(parseProgram(ext.text, a.file + " (extended)")));
+    } catch (const instrument::InvalidPath& e) {
+        throw UsageError(std::string("--path: ") + e.what());
+    }
+    return exitHolds;
+}
+
 struct RobustArgs {
     std::string file;
     std::string model = "tso";
@@ -241,11 +287,12 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     options.maxMemoryMb = a.maxMemory;
     const auto start = std::chrono::steady_clock::now();
     const unsigned jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
-    const robustness::RobustnessResult r =
-        robustness::checkTsoRobustness(program, options, a.all, jobs,
-                                       a.search == "dfs"   ? robustness::AttackSearch::Dfs
-                                       : a.search == "bfs" ? robustness::AttackSearch::Bfs
-                                                           : robustness::AttackSearch::Auto);
+    const robustness::RobustnessResult r = robustness::checkTsoRobustness(
+        program, options, a.all ? robustness::WitnessScope::All : robustness::WitnessScope::First,
+        jobs,
+        a.search == "dfs"   ? robustness::AttackSearch::Dfs
+        : a.search == "bfs" ? robustness::AttackSearch::Bfs
+                            : robustness::AttackSearch::Auto);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!a.dot.empty() && !r.witnesses.empty()) {
@@ -275,7 +322,7 @@ int runReach(const ReachArgs& a, Context& ctx) {
     reach::MemoryModel model = *reach::memoryModelFromName(a.model);
     std::unique_ptr<reach::Engine> engine;
     try {
-        engine = reach::makeEngine(a.engine, model);
+        engine = lazy::makeAnyEngine(a.engine, model);
     } catch (const reach::EngineUnavailable& e) {
         throw UsageError(e.what());
     }
@@ -294,6 +341,11 @@ int runReach(const ReachArgs& a, Context& ctx) {
     info.options.maxMemoryMb = a.maxMemory;
 
     info.options.bufferBound = a.bufferBound;
+    info.options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
+    info.options.maxIterations = a.maxIterations;
+    if (a.progress) {
+        info.options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+    }
     reach::Result result;
     if (goalUnreachableByControlFlow(program, *goal, a.file)) {
         // Sound under every model: no path of that thread's automaton, let
@@ -361,6 +413,17 @@ int run(int argc, char** argv, Context& ctx) {
                      "Stop with 'unknown' beyond MB of memory (0: no limit)")
         ->check(nonNegativeInteger);
     reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
+    reachCmd
+        ->add_option("--jobs", ra.jobs,
+                     "Lazy engine: threads for the robustness oracle's attacks (default: cores)")
+        ->check(positiveInteger);
+    reachCmd
+        ->add_option("--max-iterations", ra.maxIterations,
+                     "Lazy engine: rounds before 'unknown' (default " +
+                         std::to_string(lazy::kDefaultMaxIterations) + ")")
+        ->check(positiveInteger);
+    reachCmd->add_flag("--progress", ra.progress,
+                       "Lazy engine: one line per round on stderr (round, program size, time)");
 
     RobustArgs ba;
     CLI::App* robustCmd = app.add_subcommand(
@@ -415,6 +478,23 @@ int run(int argc, char** argv, Context& ctx) {
     CLI::App* printCmd = app.add_subcommand("print", "Print the program in canonical form");
     printCmd->add_option("FILE", printFile, "Program file")->required();
 
+    InstrumentArgs ia;
+    CLI::App* instrumentCmd = app.add_subcommand(
+        "instrument", "Print the buffering extension R (+) sigma of the lazy engine for one path");
+    instrumentCmd->add_option("FILE", ia.file, "Program file")->required();
+    instrumentCmd
+        ->add_option("--path", ia.path,
+                     "The path sigma as source lines of its transitions, in order: a store "
+                     "first, a load last, one thread, no fence, lock or unlock (e.g. 5,6)")
+        ->delimiter(',')
+        ->required();
+    instrumentCmd
+        ->add_option("--variant", ia.variant,
+                     "terminating (the paper's: removes the first transition, adds exits) or "
+                     "trencher (keeps it, main exit only)")
+        ->check(CLI::IsMember({"terminating", "trencher"}))
+        ->capture_default_str();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -448,6 +528,11 @@ int run(int argc, char** argv, Context& ctx) {
         ctx.command = "replay";
         ctx.file = pa.file;
         return runReplay(pa, ctx);
+    }
+    if (*instrumentCmd) {
+        ctx.command = "instrument";
+        ctx.file = ia.file;
+        return runInstrument(ia);
     }
     ctx.command = "print";
     ctx.file = printFile;

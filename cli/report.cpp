@@ -177,6 +177,14 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
             r.stats.timeSeconds > 0 ? static_cast<double>(r.stats.states) / r.stats.timeSeconds : 0;
         out << "states/s:     " << static_cast<std::uint64_t>(rate) << '\n';
         out << "peak memory:  " << formatMb(r.stats.peakRssMb) << " MB\n";
+        if (const auto& l = r.stats.loop) {
+            out << "iterations:   " << l->iterations << '\n';
+            out << "SC queries:   " << l->scQueries << " (goal), " << l->oracleQueries
+                << " (robustness oracle)\n";
+            out << "extensions:   " << l->extensions << '\n';
+            out << "largest:      " << l->largestStates << " control states, "
+                << l->largestTransitions << " transitions\n";
+        }
     }
     return out.str();
 }
@@ -215,6 +223,14 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                   {"transitions", r.stats.transitions},
                   {"time_s", r.stats.timeSeconds},
                   {"peak_rss_mb", r.stats.peakRssMb}};
+    if (const auto& l = r.stats.loop) {
+        j["stats"]["iterations"] = l->iterations;
+        j["stats"]["sc_queries"] = l->scQueries;
+        j["stats"]["oracle_queries"] = l->oracleQueries;
+        j["stats"]["extensions"] = l->extensions;
+        j["stats"]["largest_program"] = {{"states", l->largestStates},
+                                         {"transitions", l->largestTransitions}};
+    }
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

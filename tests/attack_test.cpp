@@ -18,7 +18,7 @@ namespace {
 using robustness::RobustVerdict;
 
 RobustVerdict attackVerdict(const Program& p) {
-    return robustness::checkTsoRobustness(p, {}, false).verdict;
+    return robustness::checkTsoRobustness(p, {}, robustness::WitnessScope::First).verdict;
 }
 
 TEST(Attacks, LitmusVerdicts) {
@@ -110,7 +110,8 @@ TEST(Attacks, UnboundedAddressesGiveUnknown) {
                                   "transition b c read s 1 end");
     EXPECT_THROW(instrument::attackProgram(p, instrument::candidateAttacks(p).at(0)),
                  instrument::UnsupportedProgram);
-    const robustness::RobustnessResult r = robustness::checkTsoRobustness(p, {}, false);
+    const robustness::RobustnessResult r =
+        robustness::checkTsoRobustness(p, {}, robustness::WitnessScope::First);
     EXPECT_EQ(r.verdict, RobustVerdict::Unknown);
     EXPECT_NE(r.reason.find("test.txt:1:49: the address of this access"), std::string::npos)
         << r.reason;
@@ -159,7 +160,8 @@ TEST(Attacks, StoreBufferingWitnessHasTheDekkerCycle) {
     Program p =
         test::parse(R"(thread t0 initial a transition a b write 1 0 transition b c read r 1 end
 thread t1 initial a transition a b write 1 1 transition b c read r 0 end)");
-    robustness::RobustnessResult r = robustness::checkTsoRobustness(p, {}, true);
+    robustness::RobustnessResult r =
+        robustness::checkTsoRobustness(p, {}, robustness::WitnessScope::All);
     ASSERT_EQ(r.verdict, RobustVerdict::NotRobust);
     ASSERT_EQ(r.witnesses.size(), 2U);
     for (const robustness::Witness& w : r.witnesses) {
@@ -197,13 +199,15 @@ TEST(Attacks, AnswersDoNotDependOnTheNumberOfJobs) {
         const Program p = parseProgram(test::randomAcyclicProgram(seed), "seed");
         robustness::RobustnessResult one;
         try {
-            one = robustness::checkTsoRobustness(p, {}, false, 1);
+            one = robustness::checkTsoRobustness(p, {}, robustness::WitnessScope::First, 1);
         } catch (const instrument::UnsupportedProgram&) {
             continue;
         }
-        for (bool all : {false, true}) {
-            robustness::RobustnessResult a = robustness::checkTsoRobustness(p, {}, all, 1);
-            robustness::RobustnessResult b = robustness::checkTsoRobustness(p, {}, all, 3);
+        using robustness::WitnessScope;
+        for (WitnessScope scope :
+             {WitnessScope::First, WitnessScope::FirstPerThread, WitnessScope::All}) {
+            robustness::RobustnessResult a = robustness::checkTsoRobustness(p, {}, scope, 1);
+            robustness::RobustnessResult b = robustness::checkTsoRobustness(p, {}, scope, 3);
             EXPECT_EQ(a.verdict, b.verdict) << "seed " << seed;
             EXPECT_EQ(a.checked, b.checked) << "seed " << seed;
             ASSERT_EQ(a.witnesses.size(), b.witnesses.size()) << "seed " << seed;

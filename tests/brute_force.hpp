@@ -43,6 +43,8 @@ inline const char* bruteName(BruteVerdict v) {
     return "unknown";
 }
 
+struct BruteState;
+
 struct BruteOptions {
     BruteModel model = BruteModel::SC;
     std::size_t maxStates = 200000; // more distinct states: unknown
@@ -50,6 +52,8 @@ struct BruteOptions {
     // Called with every address a read or write accesses (tests of analyses).
     std::function<void(TransitionId, Value)> onAccess;
     bool noGoal = false; // explore every state (within maxStates), ignoring the goal
+    // Called with every state discovered, the initial one included.
+    std::function<void(const BruteState&)> onState;
 };
 
 struct BruteResult {
@@ -100,6 +104,9 @@ class BruteForce {
         std::map<BruteState, std::size_t> dist; // node addresses are stable: the queue keeps them
         std::deque<const std::pair<const BruteState, std::size_t>*> queue;
         queue.push_back(&*dist.emplace(init, 0).first);
+        if (o_.onState) {
+            o_.onState(init);
+        }
         if (!o_.noGoal && g_.satisfiedBy(init.pcs)) {
             res.verdict = BruteVerdict::Reachable;
             res.distance = 0;
@@ -125,6 +132,9 @@ class BruteForce {
                     res.reason = "state cap";
                     res.states = dist.size();
                     return res;
+                }
+                if (o_.onState) {
+                    o_.onState(n);
                 }
                 const bool goal = !o_.noGoal && g_.satisfiedBy(n.pcs);
                 queue.push_back(&*dist.emplace(std::move(n), d + 1).first);

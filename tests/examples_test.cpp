@@ -3,6 +3,7 @@
 // test as soon as they are registered for a model.
 
 #include "test_util.hpp"
+#include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -58,7 +59,7 @@ std::vector<Case> allCases() {
     std::vector<Case> out;
     for (const auto& f : test::filesUnder(kExamples, ".txt")) {
         for (auto m : {reach::MemoryModel::SC, reach::MemoryModel::TSO, reach::MemoryModel::PSO}) {
-            for (const reach::EngineInfo* e : reach::enginesFor(m)) {
+            for (const reach::EngineInfo* e : lazy::catalogFor(m)) {
                 for (auto s : {reach::SearchOrder::Dfs, reach::SearchOrder::Bfs}) {
                     out.push_back({f, m, std::string(e->name), s});
                 }
@@ -89,7 +90,7 @@ TEST_P(ExampleVerdict, MatchesHeader) {
     Program p = parseProgramFile(c.file.string());
     std::optional<Goal> goal = defaultGoal(p);
     ASSERT_TRUE(goal.has_value()) << "examples must declare a goal";
-    auto engine = reach::makeEngine(c.engine, c.model);
+    auto engine = lazy::makeAnyEngine(c.engine, c.model);
     reach::Options o;
     o.search = c.search;
     o.timeoutSeconds = 120; // examples are small; a hang must not stall CI

@@ -101,6 +101,10 @@ thread u initial a transition a b write 5 2 end)");
     EXPECT_EQ(s.byTransition[1], (ValueSet{false, {2, 3}}));
     EXPECT_EQ(s.byTransition[5], (ValueSet{false, {13}}));
     EXPECT_EQ(s.byTransition[7], ValueSet{});
+    // ... and the states behind them are unreachable.
+    EXPECT_TRUE(s.reachable[0][findState(p.threads[0], "e").index()]);
+    EXPECT_FALSE(s.reachable[0][findState(p.threads[0], "f").index()]);
+    EXPECT_FALSE(s.reachable[0][findState(p.threads[0], "g").index()]);
 }
 
 TEST(ValueSets, UnreachedTransitionsAccessNothing) {

@@ -224,6 +224,12 @@ class Analysis {
         for (const ValueSet& s : out_.byTransition) {
             join(out_.all, s, static_cast<std::size_t>(-1));
         }
+        for (const auto& states : env_) {
+            std::vector<bool>& reach = out_.reachable.emplace_back(states.size());
+            for (std::size_t s = 0; s < states.size(); ++s) {
+                reach[s] = states[s].has_value();
+            }
+        }
         return std::move(out_);
     }
 

@@ -23,9 +23,9 @@ std::span<const EngineInfo> engineRegistry() {
     return registry;
 }
 
-std::vector<const EngineInfo*> enginesFor(MemoryModel m) {
+std::vector<const EngineInfo*> enginesFor(std::span<const EngineInfo> list, MemoryModel m) {
     std::vector<const EngineInfo*> out;
-    for (const EngineInfo& e : engineRegistry()) {
+    for (const EngineInfo& e : list) {
         if (e.supports(m)) {
             out.push_back(&e);
         }
@@ -33,8 +33,13 @@ std::vector<const EngineInfo*> enginesFor(MemoryModel m) {
     return out;
 }
 
-std::unique_ptr<Engine> makeEngine(std::string_view engineName, MemoryModel m) {
-    for (const EngineInfo& e : engineRegistry()) {
+std::vector<const EngineInfo*> enginesFor(MemoryModel m) {
+    return enginesFor(engineRegistry(), m);
+}
+
+std::unique_ptr<Engine> makeEngine(std::span<const EngineInfo> list, std::string_view engineName,
+                                   MemoryModel m) {
+    for (const EngineInfo& e : list) {
         if (!engineName.empty() && e.name != engineName) {
             continue;
         }
@@ -50,6 +55,10 @@ std::unique_ptr<Engine> makeEngine(std::string_view engineName, MemoryModel m) {
         throw EngineUnavailable("no engine named '" + std::string(engineName) + "'");
     }
     throw EngineUnavailable("--model " + std::string(name(m)) + " is not implemented yet");
+}
+
+std::unique_ptr<Engine> makeEngine(std::string_view engineName, MemoryModel m) {
+    return makeEngine(engineRegistry(), engineName, m);
 }
 
 Result runChecked(Engine& engine, const Program& program, const Goal& goal,

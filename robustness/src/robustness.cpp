@@ -20,7 +20,7 @@ namespace {
 // original one and checks it by replay (filling in addresses and values).
 reach::Trace witnessTrace(const Program& p, const instrument::Attack& attack,
                           const instrument::AttackProgram& instrumented,
-                          const reach::Trace& scTrace) {
+                          const reach::Trace& scTrace, std::vector<TransitionId>& path) {
     reach::Trace t;
     t.model = reach::MemoryModel::TSO;
     std::size_t delayedStores = 0;
@@ -34,6 +34,9 @@ reach::Trace witnessTrace(const Program& p, const instrument::Attack& attack,
         step.thread = s.thread;
         step.transition = origin.original;
         t.steps.push_back(step);
+        if (origin.delayed) {
+            path.push_back(origin.original);
+        }
         if (p.transition(origin.original).instr.kind == InstrKind::Write) {
             if (origin.delayed) {
                 ++delayedStores;
@@ -79,8 +82,8 @@ std::string describe(const Program& p, const reach::Trace& t) {
 
 } // namespace
 
-RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
-                                    unsigned jobs, AttackSearch search) {
+RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
+                                    WitnessScope scope, unsigned jobs, AttackSearch search) {
     RobustnessResult r;
     const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(p);
     const std::size_t n = attacks.size();
@@ -100,18 +103,35 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         return r;
     }
 
-    // Workers take attacks in index order; the answer is assembled by index,
-    // so it does not depend on the number of jobs: the first feasible attack
-    // is the one with the lowest index.
+    // Attacks form groups by scope; within a group only the feasible attack
+    // of lowest index counts. Workers take attacks in index order and the
+    // answer is assembled by index, so it does not depend on the number of
+    // jobs.
+    auto group = [&](std::size_t i) -> std::size_t {
+        switch (scope) {
+        case WitnessScope::First:
+            return 0;
+        case WitnessScope::FirstPerThread:
+            return attacks[i].thread.index();
+        case WitnessScope::All:
+            break;
+        }
+        return i;
+    };
     struct Outcome {
         std::optional<Witness> witness;
         std::string unknown;
     };
     std::vector<Outcome> outcomes(n);
-    // cancel[i] stops attack i's search once a lower attack is feasible.
+    // cancel[i] stops attack i's search once a lower attack of its group is
+    // feasible.
     std::vector<std::atomic<bool>> cancel(n);
     std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> firstFeasible{n};
+    const std::size_t groups = std::max<std::size_t>(n, p.threads.size());
+    std::vector<std::atomic<std::size_t>> firstFeasible(groups);
+    for (std::atomic<std::size_t>& f : firstFeasible) {
+        f = n;
+    }
     std::atomic<std::uint64_t> queries{0};
     std::atomic<std::uint64_t> states{0};
     std::mutex errorLock;
@@ -119,8 +139,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     auto work = [&]() {
         try {
             for (std::size_t i = next++; i < n; i = next++) {
-                if (!all && i > firstFeasible.load()) {
-                    continue; // a lower attack already proves non-robustness
+                if (i > firstFeasible[group(i)].load()) {
+                    continue; // a lower attack of the group is feasible
                 }
                 const Program attack = parseProgram(instrumented[i].text, "attack");
                 auto engine = reach::makeEngine("", reach::MemoryModel::SC);
@@ -156,10 +176,9 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     states += res.stats.states;
                 }
                 if (res.verdict == reach::Verdict::Reachable) {
-                    Witness w{attacks[i],
-                              witnessTrace(p, attacks[i], instrumented[i], *res.trace),
-                              {},
-                              {}};
+                    Witness w;
+                    w.attack = attacks[i];
+                    w.trace = witnessTrace(p, attacks[i], instrumented[i], *res.trace, w.path);
                     w.graph = happensBefore(p, w.trace);
                     w.cycle = findCycle(w.graph);
                     if (w.cycle.empty()) {
@@ -168,11 +187,12 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                             std::to_string(i + 1) + ", trace" + describe(p, w.trace) + ")");
                     }
                     outcomes[i].witness = std::move(w);
-                    for (std::size_t seen = firstFeasible.load();
-                         i < seen && !firstFeasible.compare_exchange_weak(seen, i);) {
+                    std::atomic<std::size_t>& first = firstFeasible[group(i)];
+                    for (std::size_t seen = first.load();
+                         i < seen && !first.compare_exchange_weak(seen, i);) {
                     }
-                    if (!all) {
-                        for (std::size_t k = i + 1; k < n; ++k) {
+                    for (std::size_t k = i + 1; k < n; ++k) {
+                        if (group(k) == group(i)) {
                             cancel[k] = true;
                         }
                     }
@@ -203,9 +223,11 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
 
     r.scQueries = queries;
     r.scStates = states;
-    const std::size_t last = all ? n : std::min(n, firstFeasible.load() + 1);
-    r.checked = last;
-    for (std::size_t i = 0; i < last; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > firstFeasible[group(i)].load()) {
+            continue; // not needed: a lower attack of its group is feasible
+        }
+        ++r.checked;
         if (outcomes[i].witness) {
             r.witnesses.push_back(std::move(*outcomes[i].witness));
         } else if (!outcomes[i].unknown.empty()) {

@@ -28,6 +28,9 @@ struct AddressSets {
     std::vector<ValueSet> byTransition;
     // Every address some access can touch; `any` if one is unbounded.
     ValueSet all;
+    // By thread, by control state: false when no execution under any model
+    // reaches the state (its checks always fail on the way).
+    std::vector<std::vector<bool>> reachable;
 };
 
 // Sets larger than this become `any`.

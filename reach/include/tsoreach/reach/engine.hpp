@@ -54,6 +54,11 @@ class EngineUnavailable : public std::runtime_error {
 // Throws EngineUnavailable when there is none.
 std::unique_ptr<Engine> makeEngine(std::string_view name, MemoryModel m);
 
+// The same over any list of engines (higher layers keep larger catalogs).
+std::vector<const EngineInfo*> enginesFor(std::span<const EngineInfo> list, MemoryModel m);
+std::unique_ptr<Engine> makeEngine(std::span<const EngineInfo> list, std::string_view name,
+                                   MemoryModel m);
+
 // A trace that does not replay: a bug in an engine, never a user error.
 class TraceReplayError : public std::logic_error {
   public:

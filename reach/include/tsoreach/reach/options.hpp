@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tsoreach::reach {
@@ -28,6 +30,13 @@ struct Options {
     // When set and it becomes true, the search stops with `unknown:
     // cancelled` (used when another thread's answer makes this one moot).
     const std::atomic<bool>* cancel = nullptr;
+    // Engines that run independent searches (lazy TSO's oracle) use up to
+    // this many threads; answers never depend on it.
+    unsigned jobs = 1;
+    // Lazy TSO: rounds before giving up with `unknown` (0: the default).
+    std::size_t maxIterations = 0;
+    // Lazy TSO: called with one line per round (--progress).
+    std::function<void(const std::string&)> progress;
 };
 
 } // namespace tsoreach::reach

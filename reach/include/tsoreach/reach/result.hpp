@@ -18,11 +18,22 @@ enum class Verdict {
 
 std::string_view name(Verdict v); // "reachable", "unreachable", "unknown"
 
+// Engines that iterate SC checks (lazy TSO) report their loop.
+struct LoopStats {
+    std::uint64_t iterations = 0;    // rounds of the loop
+    std::uint64_t scQueries = 0;     // SC checks of the goal
+    std::uint64_t oracleQueries = 0; // SC checks made by the robustness oracle
+    std::uint64_t extensions = 0;    // extended programs built
+    std::uint64_t largestStates = 0; // control states of the largest program checked
+    std::uint64_t largestTransitions = 0;
+};
+
 struct Stats {
-    std::uint64_t states = 0;      // distinct states stored
+    std::uint64_t states = 0;      // distinct states stored (all SC checks, for lazy)
     std::uint64_t transitions = 0; // successor edges generated
     double timeSeconds = 0;
     double peakRssMb = 0; // peak resident set size of the process
+    std::optional<LoopStats> loop;
 };
 
 // Peak resident set size of this process in MB.

@@ -26,6 +26,9 @@ struct Witness {
     reach::Trace trace;       // replayed under TSO, every address and value filled in
     HbGraph graph;            // happens-before of `trace`
     std::vector<HbArc> cycle; // a cycle of `graph`, checked to exist
+    // The attacker's transitions from the attack store to the attack load,
+    // in order: the path σ the lazy engine extends the program by.
+    std::vector<TransitionId> path;
 };
 
 struct RobustnessResult {
@@ -33,7 +36,7 @@ struct RobustnessResult {
     std::string reason; // Unknown only: the limit that stopped an attack's search
     std::size_t attacks = 0;
     std::size_t checked = 0;
-    std::size_t undecided = 0; // checked attacks whose search a limit stopped
+    std::size_t undecided = 0;      // checked attacks whose search a limit stopped
     std::vector<Witness> witnesses; // one per feasible attack
     std::uint64_t scQueries = 0;    // SC searches run (an attack may need two, see Auto)
     std::uint64_t scStates = 0;     // states they stored, in total
@@ -47,12 +50,20 @@ struct RobustnessResult {
 enum class AttackSearch { Auto, Dfs, Bfs };
 constexpr std::uint64_t kAutoDfsStates = 200000;
 
-// Checks every candidate attack with the SC engine under `options` (limits
-// apply to each attack's search), on `jobs` threads. With `all` false the
-// result holds the feasible attack of lowest index only. The result does
-// not depend on `jobs`.
-// `options.search` is ignored in favour of `search`.
-RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options, bool all,
-                                    unsigned jobs = 1, AttackSearch search = AttackSearch::Auto);
+// Which feasible attacks to find. Attacks are ordered by thread, then by
+// store and load transition; "first" means lowest in that order.
+enum class WitnessScope {
+    First,          // the first feasible attack (enough to decide robustness)
+    FirstPerThread, // the first feasible attack of each thread (the lazy engine)
+    All,            // every feasible attack (fence insertion)
+};
+
+// Checks the candidate attacks with the SC engine under `options` (limits
+// apply to each attack's search; `options.search` is ignored in favour of
+// `search`), on `jobs` threads. An attack after a feasible one of its group
+// (per scope) is not checked. The result does not depend on `jobs`.
+RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
+                                    WitnessScope scope, unsigned jobs = 1,
+                                    AttackSearch search = AttackSearch::Auto);
 
 } // namespace tsoreach::robustness

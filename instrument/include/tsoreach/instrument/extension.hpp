@@ -1,0 +1,73 @@
+#pragma once
+// The buffering extension R ⊕ σ of paper 004 (§4.4): for a path σ of one
+// thread t that starts with a store and ends with a load (no fence, lock or
+// unlock on it), a program in which SC executions can delay σ's stores past
+// σ's loads, as TSO can. σ's stores are recorded in fresh registers
+// (address ar_j, value vr_j), σ's loads read the newest matching record
+// first, else memory, and the exits re-issue the records as ordinary stores
+// in FIFO order. TSO-reachable control states, registers and memory of R
+// are those of R ⊕ σ (Lemma 1), so the lazy engine can iterate on it.
+//
+// Every emitted transition records what it does in terms of the original
+// program P (R is P or an extension of it), so an SC trace of any
+// extension maps back to a TSO trace of P.
+
+#include "tsoreach/lang/program.hpp"
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tsoreach::instrument {
+
+enum class LazyRole : std::uint8_t {
+    None,  // bookkeeping: no event of P
+    Step,  // executes P's transition `original`; a store reaches memory at once
+    Issue, // executes P's store `original`; it waits in the thread's buffer
+    Land,  // the oldest store waiting in the thread's buffer reaches memory
+};
+
+struct LazyOrigin {
+    LazyRole role = LazyRole::None;
+    TransitionId original; // Step and Issue
+};
+
+// Origins of P itself: every transition is a Step of itself.
+std::vector<LazyOrigin> identityOrigins(const Program& p);
+
+enum class ExtensionVariant : std::uint8_t {
+    // The paper's: σ's first instruction is removed from R, and branch-off
+    // and early-flush exits keep the behaviours that removal would lose.
+    // Successive oracle answers then never repeat, so the loop terminates
+    // on acyclic programs (Thm 3).
+    Terminating,
+    // Trencher's: σ's first instruction stays; only the buffered path and
+    // its main exit are added. Simpler, no termination guarantee.
+    Trencher,
+};
+
+struct Extension {
+    std::string text;                // R ⊕ σ as program text
+    std::vector<LazyOrigin> origins; // by TransitionId of the parsed text
+    // By TransitionId of R: the id of its copy in the extension (invalid for
+    // the transition the terminating variant removes), so that several
+    // paths found in R can extend one program after another.
+    std::vector<TransitionId> copyOf;
+};
+
+// Thrown when σ is not a path of one thread from a store to a load without
+// fence, lock or unlock.
+class InvalidPath : public std::invalid_argument {
+  public:
+    using std::invalid_argument::invalid_argument;
+};
+
+// R ⊕ σ. `origins` maps R's transitions to P; `tag` makes the names of new
+// states and registers unique across successive extensions.
+Extension extendByPath(const Program& r, std::span<const LazyOrigin> origins,
+                       std::span<const TransitionId> sigma, ExtensionVariant variant,
+                       const std::string& tag);
+
+} // namespace tsoreach::instrument
