@@ -14,7 +14,10 @@ namespace {
 
 // Control states of t reachable from `from` without crossing a fence, lock or
 // unlock: the loads a store at `from` may still be buffered at.
-std::vector<bool> reachableWithoutFences(const Program& p, const Thread& t, StateId from) {
+// Fewest transitions from `from` to each control state of t without
+// crossing a fence, lock or unlock (-1: unreachable): the loads a store at
+// `from` may still be buffered at, and how far.
+std::vector<std::int64_t> distancesWithoutFences(const Program& p, const Thread& t, StateId from) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     Graph g(t.stateCount());
     for (TransitionId id : t.transitions) {
@@ -24,15 +27,14 @@ std::vector<bool> reachableWithoutFences(const Program& p, const Thread& t, Stat
             boost::add_edge(tr.from.index(), tr.to.index(), g);
         }
     }
-    std::vector<boost::default_color_type> color(t.stateCount(), boost::white_color);
-    auto colors =
-        boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g));
-    boost::breadth_first_visit(g, from.index(), boost::color_map(colors));
-    std::vector<bool> out(t.stateCount());
-    for (std::size_t s = 0; s < out.size(); ++s) {
-        out[s] = color[s] != boost::white_color;
-    }
-    return out;
+    std::vector<std::int64_t> dist(t.stateCount(), -1);
+    dist[from.index()] = 0;
+    auto distances =
+        boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g));
+    boost::breadth_first_search(g, from.index(),
+                                boost::visitor(boost::make_bfs_visitor(
+                                    boost::record_distances(distances, boost::on_tree_edge()))));
+    return dist;
 }
 
 // Writes the instrumented program text. States of each copy get a distinct
@@ -416,15 +418,20 @@ std::vector<Attack> candidateAttacks(const Program& p) {
             if (store.instr.kind != InstrKind::Write) {
                 continue;
             }
-            const std::vector<bool> reach = reachableWithoutFences(p, t, store.to);
+            const std::vector<std::int64_t> dist = distancesWithoutFences(p, t, store.to);
             for (TransitionId l : t.transitions) {
                 const Transition& load = p.transition(l);
-                if (load.instr.kind == InstrKind::Read && reach[load.from.index()]) {
-                    out.push_back({ThreadId(static_cast<std::uint32_t>(i)), w, l});
+                if (load.instr.kind == InstrKind::Read && dist[load.from.index()] >= 0) {
+                    out.push_back({ThreadId(static_cast<std::uint32_t>(i)), w, l,
+                                   static_cast<std::uint32_t>(dist[load.from.index()])});
                 }
             }
         }
     }
+    // Short attacks first: they are usually cheaper to decide, and their
+    // witnesses make smaller extensions for the lazy engine.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Attack& a, const Attack& b) { return a.distance < b.distance; });
     return out;
 }
 

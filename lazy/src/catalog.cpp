@@ -17,14 +17,6 @@ std::span<const reach::EngineInfo> engineCatalog() {
                        }});
         const std::span<const reach::EngineInfo> base = reach::engineRegistry();
         all.insert(all.end(), base.begin(), base.end());
-        all.push_back({"lazy-trencher",
-                       "lazy TSO with Trencher's extension (keeps the delayed store's "
-                       "transition; no termination guarantee)",
-                       {reach::MemoryModel::TSO},
-                       [](reach::MemoryModel) {
-                           return std::make_unique<LazyEngine>(
-                               instrument::ExtensionVariant::Trencher);
-                       }});
         return all;
     }();
     return catalog;

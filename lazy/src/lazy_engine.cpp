@@ -220,8 +220,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         std::string note;
         if (pending.empty()) {
             const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
-                r, remaining(options), robustness::WitnessScope::FirstPerThread,
-                std::max(1U, options.jobs));
+                r, remaining(options), robustness::WitnessScope::First, std::max(1U, options.jobs));
             loop.oracleQueries += oracle.scQueries;
             out.stats.states += oracle.scStates;
             switch (oracle.verdict) {
@@ -241,6 +240,10 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             for (const robustness::Witness& w : oracle.witnesses) {
                 pending.push_back(w.path);
             }
+            // Shortest first: fewer buffered stores make a smaller extension,
+            // and a long path (around a loop) is rarely the one needed.
+            std::stable_sort(pending.begin(), pending.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
             note = std::to_string(oracle.witnesses.size()) + " witness(es) from " +
                    std::to_string(oracle.checked) + "/" + std::to_string(oracle.attacks) +
                    " attacks";

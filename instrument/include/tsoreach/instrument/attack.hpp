@@ -10,6 +10,7 @@
 
 #include "tsoreach/lang/program.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,9 +19,10 @@ namespace tsoreach::instrument {
 
 struct Attack {
     ThreadId thread;
-    TransitionId store; // a write of `thread`
-    TransitionId load;  // a read of `thread`, reachable from the store's target
-                        // without crossing mfence, lock or unlock
+    TransitionId store;         // a write of `thread`
+    TransitionId load;          // a read of `thread`, reachable from the store's target
+                                // without crossing mfence, lock or unlock
+    std::uint32_t distance = 0; // fewest transitions between them on such a path
 };
 
 class UnsupportedProgram : public std::runtime_error {
@@ -28,7 +30,8 @@ class UnsupportedProgram : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Every (thread, store, load) whose load the store can be delayed past.
+// Every (thread, store, load) whose load the store can be delayed past,
+// ordered by distance, then by thread, store and load.
 std::vector<Attack> candidateAttacks(const Program& p);
 
 // Where a transition of the instrumented program comes from: an original

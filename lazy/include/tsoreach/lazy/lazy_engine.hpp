@@ -22,6 +22,11 @@ namespace tsoreach::lazy {
 // converge, and this keeps them from running unboundedly.
 constexpr std::size_t kDefaultMaxIterations = 32;
 
+// The catalog offers the terminating variant as "lazy". Trencher's variant
+// keeps the delayed store's transition, so with one witness per round the
+// oracle can propose the same path forever; Trencher itself explores every
+// feasible witness's extension. It is available to `tsoreach instrument` and
+// to tests, not as an engine.
 class LazyEngine : public reach::Engine {
   public:
     explicit LazyEngine(instrument::ExtensionVariant variant) : variant_(variant) {}

@@ -50,8 +50,8 @@ struct RobustnessResult {
 enum class AttackSearch { Auto, Dfs, Bfs };
 constexpr std::uint64_t kAutoDfsStates = 200000;
 
-// Which feasible attacks to find. Attacks are ordered by thread, then by
-// store and load transition; "first" means lowest in that order.
+// Which feasible attacks to find. "First" means lowest in the order of
+// instrument::candidateAttacks (shortest store-to-load distance first).
 enum class WitnessScope {
     First,          // the first feasible attack (enough to decide robustness)
     FirstPerThread, // the first feasible attack of each thread (the lazy engine)
