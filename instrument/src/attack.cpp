@@ -48,26 +48,12 @@ std::vector<std::int64_t> distancesWithoutFences(const Program& p, const Thread&
 // has a constant address.
 class AttackWriter {
   public:
-    AttackWriter(const Program& p, const Attack& attack)
-        : p_(p), attack_(attack), sets_(accessedAddresses(p)) {
-        for (const Transition& tr : p.transitions) {
-            if (accessesMemory(tr.instr.kind) && sets_.byTransition[index(tr)].any) {
-                throw UnsupportedProgram(
-                    p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
-                    std::to_string(tr.pos.col) +
-                    ": the address of this access can take more than " +
-                    std::to_string(kDefaultValueSetLimit) +
-                    " values (as far as a static analysis can tell); robustness checking "
-                    "needs a bounded set of addresses");
-            }
-        }
+    AttackWriter(const Program& p, const Attack& attack, const AddressSets& sets)
+        : p_(p), attack_(attack), sets_(sets) {
+        checkSupported(p, sets);
         addrs_ = sets_.all.values;
         // Shadow cells live above every address of the program.
-        const Value top = addrs_.empty() ? 0 : addrs_.back();
-        if (top > (Value(1) << 60)) {
-            throw UnsupportedProgram("addresses above 2^60 leave no room for shadow memory");
-        }
-        base_ = top + 1;
+        base_ = (addrs_.empty() ? 0 : addrs_.back()) + 1;
         scratch_ = freshRegister("$z");
         inBlock_ = freshRegister("$in");
         conflict_ = freshRegister("$ok");
@@ -396,7 +382,7 @@ class AttackWriter {
 
     const Program& p_;
     Attack attack_;
-    AddressSets sets_;
+    const AddressSets& sets_;
     std::vector<Value> addrs_; // every address the program can access, sorted
     Value base_ = 0;
     std::string scratch_;   // scratch register
@@ -436,7 +422,65 @@ std::vector<Attack> candidateAttacks(const Program& p) {
 }
 
 AttackProgram attackProgram(const Program& p, const Attack& attack) {
-    return AttackWriter(p, attack).run();
+    const AddressSets sets = accessedAddresses(p);
+    return AttackWriter(p, attack, sets).run();
+}
+
+AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets) {
+    return AttackWriter(p, attack, sets).run();
+}
+
+void checkSupported(const Program& p, const AddressSets& sets) {
+    for (std::size_t i = 0; i < p.transitions.size(); ++i) {
+        const Transition& tr = p.transitions[i];
+        if (accessesMemory(tr.instr.kind) && sets.byTransition[i].any) {
+            throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
+                                     std::to_string(tr.pos.col) +
+                                     ": the address of this access can take more than " +
+                                     std::to_string(kDefaultValueSetLimit) +
+                                     " values (as far as a static analysis can tell); "
+                                     "robustness checking needs a bounded set of addresses");
+        }
+    }
+    if (!sets.all.values.empty() && sets.all.values.back() > (Value(1) << 60)) {
+        throw UnsupportedProgram("addresses above 2^60 leave no room for shadow memory");
+    }
+}
+
+namespace {
+
+bool intersects(const ValueSet& a, const ValueSet& b) {
+    if (a.any || b.any) {
+        return !(a.values.empty() && !a.any) && !(b.values.empty() && !b.any);
+    }
+    auto i = a.values.begin();
+    auto j = b.values.begin();
+    while (i != a.values.end() && j != b.values.end()) {
+        if (*i == *j) {
+            return true;
+        }
+        (*i < *j) ? ++i : ++j;
+    }
+    return false;
+}
+
+} // namespace
+
+bool mayBeFeasible(const Program& p, const Attack& attack, const AddressSets& sets) {
+    const ValueSet& stored = sets.byTransition[attack.store.index()];
+    const ValueSet& loaded = sets.byTransition[attack.load.index()];
+    bool touchesStored = false;
+    bool writesLoaded = false;
+    for (std::size_t i = 0; i < p.transitions.size(); ++i) {
+        const Transition& tr = p.transitions[i];
+        if (tr.thread == attack.thread || !accessesMemory(tr.instr.kind)) {
+            continue;
+        }
+        touchesStored = touchesStored || intersects(sets.byTransition[i], stored);
+        writesLoaded = writesLoaded || (tr.instr.kind == InstrKind::Write &&
+                                        intersects(sets.byTransition[i], loaded));
+    }
+    return touchesStored && writesLoaded;
 }
 
 } // namespace tsoreach::instrument

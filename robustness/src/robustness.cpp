@@ -88,14 +88,10 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(p);
     const std::size_t n = attacks.size();
     r.attacks = n;
-    // Instrument every attack up front: unsupported programs fail here, on
-    // this thread, before any search starts.
-    std::vector<instrument::AttackProgram> instrumented;
-    instrumented.reserve(n);
+    // Unsupported programs fail here, on this thread, before any search.
+    const AddressSets sets = accessedAddresses(p);
     try {
-        for (const instrument::Attack& a : attacks) {
-            instrumented.push_back(instrument::attackProgram(p, a));
-        }
+        instrument::checkSupported(p, sets);
     } catch (const instrument::UnsupportedProgram& e) {
         // No attack can be checked: no proof either way.
         r.verdict = RobustVerdict::Unknown;
@@ -142,7 +138,12 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (i > firstFeasible[group(i)].load()) {
                     continue; // a lower attack of the group is feasible
                 }
-                const Program attack = parseProgram(instrumented[i].text, "attack");
+                if (!instrument::mayBeFeasible(p, attacks[i], sets)) {
+                    continue; // infeasible without search (decided: no witness)
+                }
+                const instrument::AttackProgram instrumented =
+                    instrument::attackProgram(p, attacks[i], sets);
+                const Program attack = parseProgram(instrumented.text, "attack");
                 auto engine = reach::makeEngine("", reach::MemoryModel::SC);
                 reach::Options mine = options;
                 mine.cancel = &cancel[i];
@@ -178,7 +179,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (res.verdict == reach::Verdict::Reachable) {
                     Witness w;
                     w.attack = attacks[i];
-                    w.trace = witnessTrace(p, attacks[i], instrumented[i], *res.trace, w.path);
+                    w.trace = witnessTrace(p, attacks[i], instrumented, *res.trace, w.path);
                     w.graph = happensBefore(p, w.trace);
                     w.cycle = findCycle(w.graph);
                     if (w.cycle.empty()) {

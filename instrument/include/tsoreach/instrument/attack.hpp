@@ -9,6 +9,7 @@
 // the program raises UnsupportedProgram.
 
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/value_sets.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -50,5 +51,16 @@ struct AttackProgram {
 
 // The instrumented SC program of `attack`. Throws UnsupportedProgram.
 AttackProgram attackProgram(const Program& p, const Attack& attack);
+// The same with the program's address sets computed once (accessedAddresses).
+AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets);
+
+// Throws UnsupportedProgram if no attack of `p` can be instrumented.
+void checkSupported(const Program& p, const AddressSets& sets);
+
+// False when the attack is infeasible for a reason visible without search:
+// the cycle needs another thread to write an address the load may read (its
+// first event after the load) and to touch an address the store may write
+// (or the late flush closes nothing).
+bool mayBeFeasible(const Program& p, const Attack& attack, const AddressSets& sets);
 
 } // namespace tsoreach::instrument
