@@ -25,8 +25,8 @@ run: build
 	@echo "$$ $(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model sc"
 	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model sc; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 10 ]; then exit $$rc; fi
-	@echo "$$ $(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso --search bfs"
-	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso --search bfs; rc=$$?; \
+	@echo "$$ $(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso"
+	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 10 ]; then exit $$rc; fi
 
 test: build

@@ -319,6 +319,58 @@ TEST_F(Cli, DefaultModelIsTso) {
     EXPECT_EQ(j["buffer_bound"], 4);
 }
 
+TEST_F(Cli, LazyIsTheTsoDefaultAndReportsItsLoop) {
+    const std::string sb = write("sb.txt", kSb);
+    Outcome r = run("reach " + sb + " --json --jobs 1");
+    ASSERT_EQ(r.code, 10) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["engine"], "lazy");
+    EXPECT_EQ(j["stats"]["iterations"], 2);
+    EXPECT_EQ(j["stats"]["sc_queries"], 2);
+    EXPECT_GE(j["stats"]["oracle_queries"], 1);
+    EXPECT_EQ(j["stats"]["extensions"], 1);
+    EXPECT_GT(j["stats"]["largest_program"]["states"], 8);
+    // The trace is a TSO trace of the program itself: it replays.
+    Outcome replay = run("replay " + sb + " " + write("r.json", r.out));
+    EXPECT_EQ(replay.code, 0) << replay.out << replay.err;
+    Outcome progress = run("reach " + sb + " --progress");
+    EXPECT_EQ(progress.code, 10);
+    EXPECT_NE(progress.err.find("round 1: program"), std::string::npos) << progress.err;
+    Outcome stats = run("reach " + sb + " --stats");
+    EXPECT_NE(stats.out.find("iterations:   2"), std::string::npos) << stats.out;
+    // SB with fences is robust: proved in the first round.
+    Outcome fenced = run("reach " + write("f.txt", R"(thread t0 initial a final d
+transition a b write 1 0 transition b m mfence transition m c read r 1
+transition c d check == r 0 end
+thread t1 initial a final d
+transition a b write 1 1 transition b m mfence transition m c read r 0
+transition c d check == r 0 end)") +
+                         " --json");
+    EXPECT_EQ(fenced.code, 0) << fenced.err;
+    EXPECT_EQ(nlohmann::json::parse(fenced.out)["stats"]["iterations"], 1);
+    EXPECT_EQ(run("reach " + sb + " --max-iterations 0").code, 2);
+}
+
+TEST_F(Cli, InstrumentPrintsTheExtension) {
+    const std::string sb = write("sb.txt", kSb);
+    Outcome r = run("instrument " + sb + " --path 5,6");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("~x1."), std::string::npos) << r.out; // the buffered path
+    EXPECT_EQ(r.out.find("transition a b write 1 0"), std::string::npos)
+        << "the terminating variant removes the delayed store's transition\n"
+        << r.out;
+    // The printed program is a program: it parses, and under SC it reaches
+    // what SB reaches under TSO.
+    EXPECT_EQ(run("reach --model sc " + write("x.txt", r.out)).code, 10);
+    Outcome trencher = run("instrument " + sb + " --path 5,6 --variant trencher");
+    ASSERT_EQ(trencher.code, 0) << trencher.err;
+    EXPECT_NE(trencher.out.find("transition a b write 1 0"), std::string::npos);
+    Outcome bad = run("instrument " + sb + " --path 6,7");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("must start with a store"), std::string::npos) << bad.err;
+    EXPECT_EQ(run("instrument " + sb + " --path 99").code, 2);
+}
+
 TEST_F(Cli, TsoTraceShowsDelayedStoresAndFlushes) {
     Outcome r =
         run("reach " + write("sb.txt", kSb) + " --model tso --engine explicit --search bfs");
