@@ -34,6 +34,8 @@ test: build
 
 bench: build
 	@bash bench/run.sh
+	@bash bench/lazy.sh
+	@bash bench/robust.sh
 
 clean:
 	rm -rf $(BUILD_DIR)

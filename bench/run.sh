@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the benchmark families and prints a Markdown table of the measurements
+# Runs the benchmark families with the explicit engine and prints a Markdown
+# table of the measurements
 # (copy it into bench/RESULTS.md with the date and machine).
 #   bench/run.sh [TIMEOUT_SECONDS]     (default 300 per run)
 set -euo pipefail
@@ -35,7 +36,8 @@ for c in "${cases[@]}"; do
   [ -f "$file" ] || continue
   for model in $models; do
     for search in $searches; do
-      "$bin" reach "$file" --model "$model" --search "$search" --timeout "$timeout_s" --json \
+      "$bin" reach "$file" --model "$model" --engine explicit --search "$search" \
+        --timeout "$timeout_s" --json \
         > "$work/out.json" || true
       python3 bench/row.py "$name" "$search" "$work/out.json"
     done
