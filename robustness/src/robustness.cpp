@@ -138,6 +138,12 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (i > firstFeasible[group(i)].load()) {
                     continue; // a lower attack of the group is feasible
                 }
+                // The caller's cancel flag is seen between attacks (each
+                // search watches its own flag).
+                if (options.cancel != nullptr && options.cancel->load()) {
+                    outcomes[i].unknown = "cancelled";
+                    continue;
+                }
                 if (!instrument::mayBeFeasible(p, attacks[i], sets)) {
                     continue; // infeasible without search (decided: no witness)
                 }
