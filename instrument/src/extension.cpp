@@ -28,7 +28,6 @@ class ExtensionWriter {
         const Thread& th = r.thread(t_);
         names_.insert(th.stateNames.begin(), th.stateNames.end());
         names_.insert(th.regNames.begin(), th.regNames.end());
-        out_.copyOf.resize(r.transitions.size());
     }
 
     Extension run() {
@@ -44,8 +43,6 @@ class ExtensionWriter {
                     continue; // removed: the extension's paths stand in for it
                 }
                 const Transition& tr = r_.transition(id);
-                out_.copyOf[id.index()] =
-                    TransitionId(static_cast<std::uint32_t>(out_.origins.size()));
                 edge(state(tid, tr.from), state(tid, tr.to), printInstruction(r_, tr),
                      origins_[id.index()]);
             }

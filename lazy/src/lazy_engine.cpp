@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <sstream>
 
 namespace tsoreach::lazy {
@@ -177,11 +176,6 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     Program r = program;
     std::vector<LazyOrigin> origins = instrument::identityOrigins(program);
     auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
-    // Paths of R the oracle proposed and no extension used yet. The oracle
-    // answers with one path per thread at once (they are independent), and
-    // the loop takes them one at a time, checking the goal after each
-    // extension: Algorithm 1 with batched oracle answers.
-    std::deque<std::vector<TransitionId>> pending;
     for (std::size_t round = 1;; ++round) {
         loop.iterations = round;
         const Size size = sizeOf(r);
@@ -215,62 +209,39 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
                                                        " rounds (--max-iterations)");
         }
 
-        // 2. The oracle, when no proposed path is left: paths TSO can
-        // exploit, or a proof that R is robust.
-        std::string note;
-        if (pending.empty()) {
-            const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
-                r, remaining(options), robustness::WitnessScope::First, std::max(1U, options.jobs));
-            loop.oracleQueries += oracle.scQueries;
-            out.stats.states += oracle.scStates;
-            switch (oracle.verdict) {
-            case robustness::RobustVerdict::Robust:
-                // Reach_SC(R) = Reach_TSO(R) = Reach_TSO(P) on the original
-                // registers, memory and control states (Lemmas 1 and 5).
-                progress(options, round, size, scResult, "robust", elapsed());
-                if (hasLock) {
-                    return confirmByExplicit();
-                }
-                return finish(reach::Verdict::Unreachable, "");
-            case robustness::RobustVerdict::Unknown:
-                return finish(reach::Verdict::Unknown, "robustness oracle: " + oracle.reason);
-            case robustness::RobustVerdict::NotRobust:
-                break;
+        // 2. The oracle: the first feasible attack's path (the shortest
+        // attacks come first), or a proof that R is robust.
+        const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
+            r, remaining(options), robustness::WitnessScope::First, std::max(1U, options.jobs));
+        loop.oracleQueries += oracle.scQueries;
+        out.stats.states += oracle.scStates;
+        switch (oracle.verdict) {
+        case robustness::RobustVerdict::Robust:
+            // Reach_SC(R) = Reach_TSO(R) = Reach_TSO(P) on the original
+            // registers, memory and control states (Lemmas 1 and 5).
+            progress(options, round, size, scResult, "robust", elapsed());
+            if (hasLock) {
+                return confirmByExplicit();
             }
-            for (const robustness::Witness& w : oracle.witnesses) {
-                pending.push_back(w.path);
-            }
-            // Shortest first: fewer buffered stores make a smaller extension,
-            // and a long path (around a loop) is rarely the one needed.
-            std::stable_sort(pending.begin(), pending.end(),
-                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
-            note = std::to_string(oracle.witnesses.size()) + " witness(es) from " +
-                   std::to_string(oracle.checked) + "/" + std::to_string(oracle.attacks) +
-                   " attacks";
-        } else {
-            note = "a witness of an earlier round";
+            return finish(reach::Verdict::Unreachable, "");
+        case robustness::RobustVerdict::Unknown:
+            return finish(reach::Verdict::Unknown, "robustness oracle: " + oracle.reason);
+        case robustness::RobustVerdict::NotRobust:
+            break;
         }
 
         // 3. R := R ⊕ σ.
-        const std::vector<TransitionId> sigma = std::move(pending.front());
-        pending.pop_front();
+        const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
         progress(options, round, size, scResult,
-                 note + ", extending by " + std::to_string(sigma.size()) + " steps", elapsed());
+                 "witness from " + std::to_string(oracle.checked) + "/" +
+                     std::to_string(oracle.attacks) + " attacks, extending by " +
+                     std::to_string(sigma.size()) + " steps",
+                 elapsed());
         const std::string tag = "x" + std::to_string(round);
         instrument::Extension ext = instrument::extendByPath(r, origins, sigma, variant_, tag);
         ++loop.extensions;
         r = parseProgram(ext.text, program.sourceName + " (extension " + tag + ")");
         origins = std::move(ext.origins);
-        // The other proposed paths, in the new program; one that used the
-        // removed transition is dropped (the oracle may find it again).
-        for (auto it = pending.begin(); it != pending.end();) {
-            bool valid = true;
-            for (TransitionId& id : *it) {
-                id = ext.copyOf[id.index()];
-                valid = valid && id.valid();
-            }
-            it = valid ? std::next(it) : pending.erase(it);
-        }
     }
 }
 

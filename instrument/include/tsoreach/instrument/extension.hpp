@@ -51,10 +51,6 @@ enum class ExtensionVariant : std::uint8_t {
 struct Extension {
     std::string text;                // R ⊕ σ as program text
     std::vector<LazyOrigin> origins; // by TransitionId of the parsed text
-    // By TransitionId of R: the id of its copy in the extension (invalid for
-    // the transition the terminating variant removes), so that several
-    // paths found in R can extend one program after another.
-    std::vector<TransitionId> copyOf;
 };
 
 // Thrown when σ is not a path of one thread from a store to a load without
