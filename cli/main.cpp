@@ -107,6 +107,8 @@ struct ReachArgs {
     unsigned jobs = 0; // 0: the number of cores
     std::size_t maxIterations = 0;
     bool progress = false;
+    std::string por = "on";
+    std::string live = "on";
 };
 
 // What the internal-error message names, filled in as the run proceeds.
@@ -255,6 +257,8 @@ struct RobustArgs {
     std::uint64_t maxStates = 0;
     double timeout = 0;
     std::uint64_t maxMemory = 0;
+    std::string por = "on";
+    std::string live = "on";
 };
 
 // Exit 0 robust, 10 not robust, 3 unknown.
@@ -285,6 +289,8 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     options.maxStates = a.maxStates;
     options.timeoutSeconds = a.timeout;
     options.maxMemoryMb = a.maxMemory;
+    options.partialOrder = a.por == "on";
+    options.liveRegisters = a.live == "on";
     const auto start = std::chrono::steady_clock::now();
     const unsigned jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     const robustness::RobustnessResult r = robustness::checkTsoRobustness(
@@ -341,6 +347,8 @@ int runReach(const ReachArgs& a, Context& ctx) {
     info.options.maxMemoryMb = a.maxMemory;
 
     info.options.bufferBound = a.bufferBound;
+    info.options.partialOrder = a.por == "on";
+    info.options.liveRegisters = a.live == "on";
     info.options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     info.options.maxIterations = a.maxIterations;
     if (a.progress) {
@@ -367,6 +375,18 @@ int runReach(const ReachArgs& a, Context& ctx) {
         return exitUnknown;
     }
     return exitInternal;
+}
+
+// --por and --live: the explicit engine's reductions, on by default.
+void addReductionSwitches(CLI::App* cmd, std::string& por, std::string& live) {
+    cmd->add_option("--por", por,
+                    "Partial-order reduction of SC searches (ample sets; preserves "
+                    "reachability)")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
+    cmd->add_option("--live", live, "Live-register reduction: dead registers are stored as 0")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
 }
 
 int run(int argc, char** argv, Context& ctx) {
@@ -422,6 +442,7 @@ int run(int argc, char** argv, Context& ctx) {
                      "Lazy engine: rounds before 'unknown' (default " +
                          std::to_string(lazy::kDefaultMaxIterations) + ")")
         ->check(positiveInteger);
+    addReductionSwitches(reachCmd, ra.por, ra.live);
     reachCmd->add_flag("--progress", ra.progress,
                        "Lazy engine: one line per round on stderr (round, program size, time)");
 
@@ -452,6 +473,7 @@ int run(int argc, char** argv, Context& ctx) {
         ->add_option("--print-attack", ba.printAttack,
                      "Print the instrumented SC program of the N-th attack (1-based) and exit")
         ->check(positiveInteger);
+    addReductionSwitches(robustCmd, ba.por, ba.live);
     robustCmd->add_option("--max-states", ba.maxStates, "Per attack: stop beyond N states")
         ->check(nonNegativeInteger);
     robustCmd->add_option("--timeout", ba.timeout, "Per attack: stop after S seconds")

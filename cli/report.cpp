@@ -202,6 +202,7 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
     if (info.model != reach::MemoryModel::SC) {
         j["buffer_bound"] = info.options.bufferBound;
     }
+    j["reductions"] = {{"por", info.options.partialOrder}, {"live", info.options.liveRegisters}};
     j["verdict"] = reach::name(r.verdict);
     if (r.verdict == reach::Verdict::Unknown) {
         j["reason"] = r.reason;

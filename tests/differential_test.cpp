@@ -38,6 +38,13 @@ constexpr int kMaxFailingSeeds = 5;
 constexpr std::size_t kEngineBufferBound = 6;
 constexpr MemoryModel kModels[] = {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO};
 
+// Search order with (--por, --live): every reduction alone and together.
+constexpr std::pair<reach::SearchOrder, std::pair<bool, bool>> kConfigurations[] = {
+    {reach::SearchOrder::Dfs, {false, false}}, {reach::SearchOrder::Bfs, {false, false}},
+    {reach::SearchOrder::Dfs, {true, false}},  {reach::SearchOrder::Dfs, {false, true}},
+    {reach::SearchOrder::Dfs, {true, true}},   {reach::SearchOrder::Bfs, {true, true}},
+};
+
 BruteModel bruteModel(MemoryModel m) {
     switch (m) {
     case MemoryModel::SC:
@@ -78,6 +85,8 @@ struct Tally {
     int skipped = 0;       // brute force said unknown
     int engineUnknown = 0; // TSO/PSO engine runs that said unknown (a bounded engine may)
     int runs = 0;          // engine runs compared
+    int porReduced = 0;    // complete --por on runs that stored fewer states
+    int liveReduced = 0;   // complete --live on (only) runs that stored fewer states
 };
 
 // A generated program with its brute-force verdicts, computed once per model
@@ -208,17 +217,21 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
             ++t.compared;
             const Verdict expected = engineVerdict(bf.verdict);
             for (const reach::EngineInfo* info : engines) {
-                for (auto order : {reach::SearchOrder::Dfs, reach::SearchOrder::Bfs}) {
+                for (const auto& [order, reductions] : kConfigurations) {
+                    const auto [por, live] = reductions;
                     const std::string where = "engine " + std::string(info->name) + " --model " +
                                               std::string(reach::name(model)) + " --search " +
-                                              std::string(reach::name(order)) +
-                                              reproduce(seed, text);
+                                              std::string(reach::name(order)) + " --por " +
+                                              (por ? "on" : "off") + " --live " +
+                                              (live ? "on" : "off") + reproduce(seed, text);
                     auto engine = info->make(model);
                     // Only the explicit engine explores the model's own
                     // state space (exact counts, BFS-shortest traces).
                     const bool explicitEngine = info->name == "explicit";
                     reach::Options o;
                     o.search = order;
+                    o.partialOrder = por;
+                    o.liveRegisters = live;
                     o.timeoutSeconds = 60; // a hang must not stall CI
                     o.bufferBound = kEngineBufferBound;
                     o.maxIterations = 8; // lazy on cyclic programs: may not converge
@@ -247,7 +260,8 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
                         if (model == MemoryModel::SC) {
                             EXPECT_EQ(r.trace->goalStep, r.trace->steps.size()) << where;
                         }
-                        if (order == reach::SearchOrder::Bfs && bf.distance && explicitEngine) {
+                        if (order == reach::SearchOrder::Bfs && bf.distance && explicitEngine &&
+                            !por && !live) {
                             EXPECT_EQ(r.trace->goalStep, *bf.distance)
                                 << "BFS trace is not a shortest one\n"
                                 << where;
@@ -255,8 +269,16 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
                     }
                     // A complete search stores every reachable state once. For TSO
                     // and PSO both sides hit no buffer bound, so they agree too.
+                    // Reductions only ever store fewer states.
                     if (r.verdict == Verdict::Unreachable && explicitEngine) {
-                        EXPECT_EQ(r.stats.states, bf.states) << "states stored\n" << where;
+                        if (!por && !live) {
+                            EXPECT_EQ(r.stats.states, bf.states) << "states stored\n" << where;
+                        } else {
+                            EXPECT_LE(r.stats.states, bf.states) << "states stored\n" << where;
+                            if (r.stats.states < bf.states) {
+                                (por ? t.porReduced : t.liveReduced) += live && por ? 0 : 1;
+                            }
+                        }
                     }
                 }
             }
@@ -270,9 +292,16 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
     for (const auto& [model, t] : tally) {
         std::cout << "[ differential ] " << reach::name(model) << ": " << t.compared
                   << " programs compared (" << t.runs << " engine runs), " << t.skipped
-                  << " skipped as brute-force unknown, " << t.engineUnknown << " engine unknowns\n";
+                  << " skipped as brute-force unknown, " << t.engineUnknown << " engine unknowns, "
+                  << t.porReduced << " complete runs reduced by --por alone, " << t.liveReduced
+                  << " by --live alone\n";
         // Most random programs must be decided, or the test proves little.
         EXPECT_GE(t.compared, static_cast<int>(kSeeds) * 3 / 4) << reach::name(model);
+        // The reductions must actually be exercised.
+        EXPECT_GE(t.liveReduced, t.compared / 20) << reach::name(model);
+        if (model == MemoryModel::SC) {
+            EXPECT_GE(t.porReduced, t.compared / 20);
+        }
     }
     std::cout << "[ differential ] " << kSeeds << " seeds in " << seconds << " s\n";
     EXPECT_FALSE(tally.empty()) << "no engine registered for any model";

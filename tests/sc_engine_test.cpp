@@ -22,9 +22,9 @@ reach::Result runSc(const std::string& text, reach::Options o = {}) {
     return runSc(p, *defaultGoal(p), o);
 }
 
-reach::Result runBoth(const std::string& text) {
-    reach::Options dfs;
-    reach::Options bfs;
+reach::Result runBoth(const std::string& text, const reach::Options& base = {}) {
+    reach::Options dfs = base;
+    reach::Options bfs = base;
     bfs.search = reach::SearchOrder::Bfs;
     reach::Result a = runSc(text, dfs);
     reach::Result b = runSc(text, bfs);
@@ -65,14 +65,62 @@ TEST(ScEngine, MessagePassingSeesBothStores) {
     EXPECT_EQ(r.trace->steps.back().thread, ThreadId(1));
 }
 
+constexpr const char* kIndependent = R"(
+thread a initial p final z transition p q noop transition q r noop end
+thread b initial p final z transition p q noop transition q r noop end)";
+
 TEST(ScEngine, IndependentThreadsMultiplyStates) {
     // Two threads with three control states each and nothing shared: 3 x 3.
-    reach::Result r = runBoth(R"(
-thread a initial p final z transition p q noop transition q r noop end
-thread b initial p final z transition p q noop transition q r noop end)");
+    reach::Options none;
+    none.partialOrder = false;
+    reach::Result r = runBoth(kIndependent, none);
     EXPECT_EQ(r.verdict, Verdict::Unreachable);
     EXPECT_EQ(r.stats.states, 9U);
     EXPECT_EQ(r.stats.transitions, 12U);
+}
+
+TEST(ScEngine, PartialOrderReductionRunsIndependentThreadsOneAfterTheOther) {
+    // Thread a runs alone to its end (3 states), then b (2 more).
+    reach::Result r = runBoth(kIndependent);
+    EXPECT_EQ(r.verdict, Verdict::Unreachable);
+    EXPECT_EQ(r.stats.states, 5U);
+    EXPECT_EQ(r.stats.transitions, 4U);
+}
+
+TEST(ScEngine, PartialOrderReductionKeepsConflictsAndGoals) {
+    // Both threads write x: their writes conflict, so both orders stay.
+    // a's last step enters its goal state, so it is visible and b's steps
+    // are interleaved before it too. The goal is reached either way.
+    const char* text = R"(
+thread a initial p final z
+transition p q write 1 0
+transition q z read r 0
+end
+thread b initial p final z
+transition p q write 2 0
+transition q z read r 0
+end)";
+    reach::Options none;
+    none.partialOrder = false;
+    reach::Result full = runBoth(text, none);
+    reach::Result reduced = runBoth(text);
+    EXPECT_EQ(full.verdict, Verdict::Reachable);
+    EXPECT_EQ(reduced.verdict, Verdict::Reachable);
+}
+
+TEST(ScEngine, LiveRegisterReductionMergesDeadValues) {
+    // r is dead once checked, so the two branches meet in one state at e.
+    const char* text = R"(
+thread t initial s final z
+transition s a local r 1
+transition s b local r 2
+transition a e check r
+transition b e check r
+end)";
+    reach::Options off;
+    off.liveRegisters = false;
+    EXPECT_EQ(runSc(text, off).stats.states, 5U); // s, a, b, e(r=1), e(r=2)
+    EXPECT_EQ(runSc(text).stats.states, 4U);
 }
 
 TEST(ScEngine, BfsFindsTheShortestTrace) {

@@ -9,7 +9,7 @@ ExplicitEngine::ExplicitEngine(MemoryModel model) : model_(model) {}
 namespace {
 template <class Policy>
 Result search(const Program& program, const Goal& goal, const Options& options) {
-    OperationalSemantics<Policy> sem(program, options);
+    OperationalSemantics<Policy> sem(program, options, &goal);
     return explicitSearch(sem, goal, options, Policy::model);
 }
 } // namespace

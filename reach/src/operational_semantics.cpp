@@ -45,7 +45,8 @@ std::vector<std::size_t> bufferBounds(const Program& p, std::size_t bound) {
 }
 
 template <class Policy>
-OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Options& o)
+OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Options& o,
+                                                   const Goal* goal)
     : program_(p), threadCount_(p.threads.size()), lockWord_(p.threads.size()),
       exprStack_(p.maxExprStack) {
     std::size_t word = lockWord_ + 1;
@@ -68,6 +69,16 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
     fixedWords_ = bufLenWord_ + (Policy::buffered ? threadCount_ : 0);
     if constexpr (Policy::buffered) {
         bound_ = bufferBounds(p, o.bufferBound);
+    }
+
+    std::vector<std::vector<std::vector<std::uint32_t>>> dead;
+    if (o.liveRegisters) {
+        dead = deadRegisters(p);
+    }
+    if constexpr (!Policy::buffered) {
+        if (o.partialOrder && goal != nullptr) {
+            por_.emplace(p, *goal);
+        }
     }
 
     outgoing_.resize(threadCount_);
@@ -93,6 +104,13 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
                     }
                 }
                 c.id = id;
+                if (!dead.empty()) {
+                    c.deadBegin = static_cast<std::uint32_t>(deadWords_.size());
+                    for (std::uint32_t r : dead[t][tr.to.index()]) {
+                        deadWords_.push_back(static_cast<std::uint32_t>(regBase_[t] + r));
+                    }
+                    c.deadEnd = static_cast<std::uint32_t>(deadWords_.size());
+                }
                 compiled_.push_back(c);
             }
             outgoing_[t][s] = {first, static_cast<std::uint32_t>(compiled_.size())};

@@ -13,6 +13,7 @@
 // equally and programs that compute addresses still have canonical states.
 
 #include "state_store.hpp"
+#include "static_reductions.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/memory_policy.hpp"
@@ -20,6 +21,7 @@
 #include "tsoreach/reach/trace.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -51,7 +53,9 @@ template <class Policy> class OperationalSemantics {
   public:
     static constexpr StateWord noLockHolder = -1;
 
-    OperationalSemantics(const Program& p, const Options& o);
+    // `goal` decides which steps are visible to partial-order reduction;
+    // without one (or with o.por off, or under TSO/PSO) nothing is reduced.
+    OperationalSemantics(const Program& p, const Options& o, const Goal* goal = nullptr);
 
     void initialState(std::vector<StateWord>& out) const;
 
@@ -69,6 +73,21 @@ template <class Policy> class OperationalSemantics {
     template <class Emit>
     void forEachSuccessor(std::span<const StateWord> s, std::vector<StateWord>& next, Emit&& emit) {
         const StateWord holder = s[lockWord_];
+        if constexpr (!Policy::buffered) {
+            // Partial-order reduction: the first thread that may run alone
+            // and has an enabled step is expanded alone.
+            if (por_ && holder == noLockHolder) {
+                for (std::size_t t = 0; t < threadCount_; ++t) {
+                    if (!por_->ampleCandidate(t, s)) {
+                        continue;
+                    }
+                    const int n = expandThread(s, t, fixedWords_, holder, next, emit);
+                    if (n != 0) {
+                        return; // expanded alone, or emit asked to stop
+                    }
+                }
+            }
+        }
         // First word of thread t's buffer, advanced thread by thread so that
         // a state costs O(threads), not O(threads^2), to locate buffers.
         std::size_t base = fixedWords_;
@@ -76,89 +95,8 @@ template <class Policy> class OperationalSemantics {
             if (holder != noLockHolder && holder != static_cast<StateWord>(t)) {
                 continue; // the lock holder runs alone, flushes included
             }
-            const std::size_t buffered = bufferLength(s, t);
-            if constexpr (Policy::buffered) {
-                auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
-                for (std::size_t i = 0; i < buffered; ++i) {
-                    if (!Policy::flushable(i, addrAt)) {
-                        continue;
-                    }
-                    next.assign(s.begin(), s.end());
-                    flush(next, t, i);
-                    if (!emit(StepCode::flush(t, i), std::span<const StateWord>(next))) {
-                        return;
-                    }
-                }
-            }
-            const auto pc = static_cast<std::size_t>(s[t]);
-            const std::span<const StateWord> regs = s.subspan(regBase_[t], regCount_[t]);
-            const auto [first, last] = outgoing_[t][pc];
-            for (std::uint32_t i = first; i < last; ++i) {
-                const Compiled& c = compiled_[i];
-                switch (c.kind) {
-                case InstrKind::Read: {
-                    Value addr = eval(c.addr, regs);
-                    Value v = load(s, t, base, c.slot >= 0 ? c.slot : slotOf(addr), addr).first;
-                    next.assign(s.begin(), s.end());
-                    next[c.regWord] = v;
-                    break;
-                }
-                case InstrKind::Write: {
-                    Value v = eval(c.value, regs);
-                    Value addr = eval(c.addr, regs);
-                    if constexpr (Policy::buffered) {
-                        if (buffered >= bound_[t]) {
-                            boundHit_ = true;
-                            continue;
-                        }
-                        next.assign(s.begin(), s.end());
-                        enqueue(next, t, addr, v);
-                    } else {
-                        next.assign(s.begin(), s.end());
-                        storeMemory(next, c.slot >= 0 ? c.slot : slotOf(addr), addr, v);
-                    }
-                    break;
-                }
-                case InstrKind::Local: {
-                    Value v = eval(c.value, regs);
-                    next.assign(s.begin(), s.end());
-                    next[c.regWord] = v;
-                    break;
-                }
-                case InstrKind::Check:
-                    if (eval(c.value, regs) == 0) {
-                        continue;
-                    }
-                    next.assign(s.begin(), s.end());
-                    break;
-                case InstrKind::Lock:
-                    if (holder != noLockHolder || buffered != 0) {
-                        continue;
-                    }
-                    next.assign(s.begin(), s.end());
-                    next[lockWord_] = static_cast<StateWord>(t);
-                    break;
-                case InstrKind::Unlock:
-                    if (holder != static_cast<StateWord>(t) || buffered != 0) {
-                        continue;
-                    }
-                    next.assign(s.begin(), s.end());
-                    next[lockWord_] = noLockHolder;
-                    break;
-                case InstrKind::Mfence:
-                    if (buffered != 0) {
-                        continue;
-                    }
-                    next.assign(s.begin(), s.end());
-                    break;
-                case InstrKind::Noop:
-                    next.assign(s.begin(), s.end());
-                    break;
-                }
-                next[t] = c.to;
-                if (!emit(StepCode::transition(c.id), std::span<const StateWord>(next))) {
-                    return;
-                }
+            if (expandThread(s, t, base, holder, next, emit) < 0) {
+                return;
             }
         }
     }
@@ -167,6 +105,105 @@ template <class Policy> class OperationalSemantics {
     [[nodiscard]] TraceStep describe(std::span<const StateWord> s, StepCode code);
 
   private:
+    // Emits the steps of thread t (flushes, then transitions) whose buffer
+    // starts at word `base`. Returns how many were emitted, or -1 when emit
+    // asked to stop.
+    template <class Emit>
+    int expandThread(std::span<const StateWord> s, std::size_t t, std::size_t base,
+                     StateWord holder, std::vector<StateWord>& next, Emit& emit) {
+        int emitted = 0;
+        const std::size_t buffered = bufferLength(s, t);
+        if constexpr (Policy::buffered) {
+            auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
+            for (std::size_t i = 0; i < buffered; ++i) {
+                if (!Policy::flushable(i, addrAt)) {
+                    continue;
+                }
+                next.assign(s.begin(), s.end());
+                flush(next, t, i);
+                ++emitted;
+                if (!emit(StepCode::flush(t, i), std::span<const StateWord>(next))) {
+                    return -1;
+                }
+            }
+        }
+        const auto pc = static_cast<std::size_t>(s[t]);
+        const std::span<const StateWord> regs = s.subspan(regBase_[t], regCount_[t]);
+        const auto [first, last] = outgoing_[t][pc];
+        for (std::uint32_t i = first; i < last; ++i) {
+            const Compiled& c = compiled_[i];
+            switch (c.kind) {
+            case InstrKind::Read: {
+                Value addr = eval(c.addr, regs);
+                Value v = load(s, t, base, c.slot >= 0 ? c.slot : slotOf(addr), addr).first;
+                next.assign(s.begin(), s.end());
+                next[c.regWord] = v;
+                break;
+            }
+            case InstrKind::Write: {
+                Value v = eval(c.value, regs);
+                Value addr = eval(c.addr, regs);
+                if constexpr (Policy::buffered) {
+                    if (buffered >= bound_[t]) {
+                        boundHit_ = true;
+                        continue;
+                    }
+                    next.assign(s.begin(), s.end());
+                    enqueue(next, t, addr, v);
+                } else {
+                    next.assign(s.begin(), s.end());
+                    storeMemory(next, c.slot >= 0 ? c.slot : slotOf(addr), addr, v);
+                }
+                break;
+            }
+            case InstrKind::Local: {
+                Value v = eval(c.value, regs);
+                next.assign(s.begin(), s.end());
+                next[c.regWord] = v;
+                break;
+            }
+            case InstrKind::Check:
+                if (eval(c.value, regs) == 0) {
+                    continue;
+                }
+                next.assign(s.begin(), s.end());
+                break;
+            case InstrKind::Lock:
+                if (holder != noLockHolder || buffered != 0) {
+                    continue;
+                }
+                next.assign(s.begin(), s.end());
+                next[lockWord_] = static_cast<StateWord>(t);
+                break;
+            case InstrKind::Unlock:
+                if (holder != static_cast<StateWord>(t) || buffered != 0) {
+                    continue;
+                }
+                next.assign(s.begin(), s.end());
+                next[lockWord_] = noLockHolder;
+                break;
+            case InstrKind::Mfence:
+                if (buffered != 0) {
+                    continue;
+                }
+                next.assign(s.begin(), s.end());
+                break;
+            case InstrKind::Noop:
+                next.assign(s.begin(), s.end());
+                break;
+            }
+            next[t] = c.to;
+            for (std::uint32_t d = c.deadBegin; d < c.deadEnd; ++d) {
+                next[deadWords_[d]] = 0;
+            }
+            ++emitted;
+            if (!emit(StepCode::transition(c.id), std::span<const StateWord>(next))) {
+                return -1;
+            }
+        }
+        return emitted;
+    }
+
     struct Compiled {
         InstrKind kind;
         StateWord to;
@@ -175,6 +212,10 @@ template <class Policy> class OperationalSemantics {
         std::span<const ExprNode> value;
         std::span<const ExprNode> addr;
         TransitionId id;
+        // deadWords_[deadBegin, deadEnd): registers dead at `to`, zeroed
+        // after the step (live-register reduction).
+        std::uint32_t deadBegin = 0;
+        std::uint32_t deadEnd = 0;
     };
 
     Value eval(std::span<const ExprNode> e, std::span<const StateWord> regs) {
@@ -305,6 +346,8 @@ template <class Policy> class OperationalSemantics {
     std::vector<Compiled> compiled_; // grouped by (thread, source state)
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> outgoing_;
     std::vector<Value> exprStack_;
+    std::vector<std::uint32_t> deadWords_;
+    std::optional<PorTable> por_; // SC with --por on only
 };
 
 extern template class OperationalSemantics<ScPolicy>;

@@ -27,6 +27,11 @@ struct Options {
     // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
     // may hold. A store it blocks makes a negative answer `unknown`.
     std::size_t bufferBound = 4;
+    // Reductions of the explicit engine (--por, --live). Both preserve
+    // reachability of the goal; traces stay valid but BFS traces are then
+    // shortest only within the reduced state graph.
+    bool partialOrder = true;  // SC only: ample sets from static independence
+    bool liveRegisters = true; // dead registers are stored as 0
     // When set and it becomes true, the search stops with `unknown:
     // cancelled` (used when another thread's answer makes this one moot).
     const std::atomic<bool>* cancel = nullptr;

@@ -1,0 +1,81 @@
+#pragma once
+// Static facts behind the explicit engine's two reductions.
+//
+// Live registers: a register that is dead at a control state (on every path
+// it is written before it is read) cannot influence the future, so states
+// that differ only there are merged by storing it as 0.
+//
+// Partial-order reduction under SC (ample sets): in a state, a thread t may
+// be expanded alone when
+//   C1 its transitions at pc_t commute with everything the other threads can
+//      still do: no other thread can still take a lock, t writes no address
+//      another thread may still access, t reads no address another thread
+//      may still write (addresses over-approximated by the value-set
+//      analysis when computed);
+//   C2 they are invisible: none moves t into or out of a goal state;
+//   C3 none is a back edge of t's control-flow graph, so every cycle of the
+//      reduced state graph passes through a fully expanded state (every
+//      cycle of the state graph moves some thread around a control cycle,
+//      and every control cycle holds a back edge of any depth-first forest).
+// t must also hold no lock/unlock at pc_t, and at least one of its
+// transitions must be enabled (the search falls back to full expansion).
+// This preserves reachability of the goal (Clarke, Grumberg, Peled).
+
+#include "state_store.hpp"
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tsoreach::reach {
+
+// By thread, by control state: the registers dead there, in index order.
+std::vector<std::vector<std::vector<std::uint32_t>>> deadRegisters(const Program& p);
+
+class PorTable {
+  public:
+    PorTable(const Program& p, const Goal& goal);
+
+    // May thread t be expanded alone in a state whose pcs are `pcs`?
+    [[nodiscard]] bool ampleCandidate(std::size_t t, std::span<const StateWord> pcs) const {
+        const std::size_t i = base_[t] + static_cast<std::size_t>(pcs[t]);
+        if (eligible_[i] == 0) {
+            return false;
+        }
+        const bool accesses = accesses_[i] != 0;
+        for (std::size_t u = 0; u < base_.size(); ++u) {
+            if (u == t) {
+                continue;
+            }
+            const std::size_t j = base_[u] + static_cast<std::size_t>(pcs[u]);
+            if (futureLock_[j] != 0) {
+                return false;
+            }
+            if (!accesses) {
+                continue;
+            }
+            const std::uint64_t* cr = &curRead_[i * words_];
+            const std::uint64_t* cw = &curWrite_[i * words_];
+            const std::uint64_t* fa = &futAccess_[j * words_];
+            const std::uint64_t* fw = &futWrite_[j * words_];
+            for (std::size_t k = 0; k < words_; ++k) {
+                if (((cw[k] & fa[k]) | (cr[k] & fw[k])) != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+  private:
+    std::size_t words_ = 1;              // 64-bit words per address mask
+    std::vector<std::size_t> base_;      // per thread: row of its state 0
+    std::vector<std::uint8_t> eligible_; // static conditions (C2, C3, no lock)
+    std::vector<std::uint8_t> accesses_; // some transition at the state accesses memory
+    std::vector<std::uint8_t> futureLock_;
+    std::vector<std::uint64_t> curRead_, curWrite_, futAccess_, futWrite_;
+};
+
+} // namespace tsoreach::reach
