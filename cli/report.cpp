@@ -177,6 +177,10 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
             r.stats.timeSeconds > 0 ? static_cast<double>(r.stats.states) / r.stats.timeSeconds : 0;
         out << "states/s:     " << static_cast<std::uint64_t>(rate) << '\n';
         out << "peak memory:  " << formatMb(r.stats.peakRssMb) << " MB\n";
+        if (r.stats.bytesPerState > 0) {
+            out << "bytes/state:  " << static_cast<std::uint64_t>(r.stats.bytesPerState + 0.5)
+                << '\n';
+        }
         if (const auto& l = r.stats.loop) {
             out << "iterations:   " << l->iterations << '\n';
             out << "SC queries:   " << l->scQueries << " (goal), " << l->oracleQueries
@@ -224,6 +228,9 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                   {"transitions", r.stats.transitions},
                   {"time_s", r.stats.timeSeconds},
                   {"peak_rss_mb", r.stats.peakRssMb}};
+    if (r.stats.bytesPerState > 0) {
+        j["stats"]["bytes_per_state"] = r.stats.bytesPerState;
+    }
     if (const auto& l = r.stats.loop) {
         j["stats"]["iterations"] = l->iterations;
         j["stats"]["sc_queries"] = l->scQueries;

@@ -28,11 +28,16 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
     ResourceMonitor monitor(options);
     Result result;
     StateStore store;
-    std::vector<StateIndex> parent;
-    std::vector<StepCode> via;
+    ChunkedVector<StateIndex> parent;
+    ChunkedVector<StepCode> via;
     std::vector<StateWord> current;
     std::vector<StateWord> next;
     std::vector<StateIndex> stack;
+    // The successors of the state being expanded, back to back.
+    std::vector<StepCode> succCodes;
+    std::vector<StateWord> succWords;
+    std::vector<std::size_t> succEnds;
+    std::vector<StateStore::Key> keys;
     StateIndex found = noParent;
     std::string stopReason;
     std::uint64_t sinceCheck = 0;
@@ -47,9 +52,8 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             stopReason = "cancelled";
             return true;
         }
-        const std::size_t bytes =
-            store.bytesAtNextGrowth() + parent.capacity() * sizeof(StateIndex) +
-            via.capacity() * sizeof(StepCode) + stack.capacity() * sizeof(StateIndex);
+        const std::size_t bytes = store.bytesAtNextGrowth() + parent.bytesAtNextGrowth() +
+                                  via.bytesAtNextGrowth() + stack.capacity() * sizeof(StateIndex);
         if (auto why = monitor.exceeded(bytes)) {
             stopReason = *why;
             return true;
@@ -62,6 +66,11 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         result.stats.states = states;
         result.stats.timeSeconds = monitor.elapsedSeconds();
         result.stats.peakRssMb = peakRssMb();
+        if (states != 0) {
+            result.stats.bytesPerState =
+                static_cast<double>(store.bytes() + parent.bytes() + via.bytes()) /
+                static_cast<double>(states);
+        }
         return result;
     };
 
@@ -90,47 +99,65 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                 }
                 idx = static_cast<StateIndex>(cursor++);
             }
-            // Copy out: inserting successors may move the arena.
-            auto stored = store.get(idx);
-            current.assign(stored.begin(), stored.end());
+            store.get(idx, current);
 
-            sem.forEachSuccessor(
-                current, next, [&](StepCode code, std::span<const StateWord> succ) {
-                    ++result.stats.transitions;
-                    if (limitHit()) {
-                        return false;
-                    }
-                    if (store.size() >= StateStore::maxStates) {
-                        stopReason = "more than 2^32 states";
-                        return false;
-                    }
-                    auto [succIdx, fresh] = store.insert(succ);
-                    if (!fresh) {
-                        return true;
-                    }
-                    parent.push_back(idx);
-                    via.push_back(code);
-                    if (sem.isGoal(goal, succ)) {
-                        found = succIdx;
-                        return false;
-                    }
-                    if (options.maxStates != 0 && store.size() > options.maxStates) {
-                        stopReason = "state limit of " + std::to_string(options.maxStates) +
-                                     " reached (--max-states)";
-                        return false;
-                    }
-                    if (options.search == SearchOrder::Dfs) {
-                        stack.push_back(succIdx);
-                    }
-                    return true;
-                });
+            // Successors first, then their keys (which prefetch their table
+            // slots), then the insertions.
+            succCodes.clear();
+            succWords.clear();
+            succEnds.clear();
+            sem.forEachSuccessor(current, next,
+                                 [&](StepCode code, std::span<const StateWord> succ) {
+                                     succCodes.push_back(code);
+                                     succWords.insert(succWords.end(), succ.begin(), succ.end());
+                                     succEnds.push_back(succWords.size());
+                                     return true;
+                                 });
+            if (keys.size() < succCodes.size()) {
+                keys.resize(succCodes.size());
+            }
+            auto succAt = [&](std::size_t k) {
+                const std::size_t begin = k == 0 ? 0 : succEnds[k - 1];
+                return std::span<const StateWord>(succWords).subspan(begin, succEnds[k] - begin);
+            };
+            for (std::size_t k = 0; k < succCodes.size(); ++k) {
+                store.makeKey(succAt(k), keys[k]);
+            }
+            for (std::size_t k = 0; k < succCodes.size(); ++k) {
+                ++result.stats.transitions;
+                if (limitHit()) {
+                    break;
+                }
+                if (store.size() >= StateStore::maxStates) {
+                    stopReason = "more than 2^32 states";
+                    break;
+                }
+                auto [succIdx, fresh] = store.insert(keys[k]);
+                if (!fresh) {
+                    continue;
+                }
+                parent.push_back(idx);
+                via.push_back(succCodes[k]);
+                if (sem.isGoal(goal, succAt(k))) {
+                    found = succIdx;
+                    break;
+                }
+                if (options.maxStates != 0 && store.size() > options.maxStates) {
+                    stopReason = "state limit of " + std::to_string(options.maxStates) +
+                                 " reached (--max-states)";
+                    break;
+                }
+                if (options.search == SearchOrder::Dfs) {
+                    stack.push_back(succIdx);
+                }
+            }
         }
     } catch (const std::bad_alloc&) {
         // Free the search without allocating before building the result.
         const std::size_t states = store.size();
         store.release();
-        std::vector<StateIndex>().swap(parent);
-        std::vector<StepCode>().swap(via);
+        parent.release();
+        via.release();
         std::vector<StateIndex>().swap(stack);
         result.reason = "out of memory";
         return finish(Verdict::Unknown, states);
@@ -145,15 +172,13 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         Trace trace;
         trace.model = model;
         for (std::size_t k = 1; k < path.size(); ++k) {
-            auto from = store.get(path[k - 1]);
-            current.assign(from.begin(), from.end());
+            store.get(path[k - 1], current);
             trace.steps.push_back(sem.describe(current, via[path[k]]));
         }
         trace.goalStep = trace.steps.size();
         // Drain the buffers: flushes keep the goal, and they show the user
         // where the delayed stores land.
-        auto goalState = store.get(found);
-        current.assign(goalState.begin(), goalState.end());
+        store.get(found, current);
         std::vector<StateWord> drained;
         for (bool flushed = true; flushed;) {
             flushed = false;
