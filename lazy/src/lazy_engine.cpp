@@ -110,8 +110,8 @@ void progress(const reach::Options& options, std::size_t round, Size size, const
     }
     std::ostringstream line;
     line << "round " << round << ": program " << size.states << " states, " << size.transitions
-         << " transitions; SC check " << sc.stats.states << " states; " << what << "; " << seconds
-         << " s";
+         << " transitions; SC check " << sc.stats.states << " states in " << sc.stats.timeSeconds
+         << " s; " << what << "; " << seconds << " s";
     options.progress(line.str());
 }
 
@@ -233,8 +233,9 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         // 3. R := R ⊕ σ.
         const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
         progress(options, round, size, scResult,
-                 "witness from " + std::to_string(oracle.checked) + "/" +
-                     std::to_string(oracle.attacks) + " attacks, extending by " +
+                 "oracle " + std::to_string(oracle.scStates) + " states, witness from " +
+                     std::to_string(oracle.checked) + "/" + std::to_string(oracle.attacks) +
+                     " attacks, extending by " +
                      std::to_string(sigma.size()) + " steps",
                  elapsed());
         const std::string tag = "x" + std::to_string(round);

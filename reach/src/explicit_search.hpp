@@ -173,7 +173,7 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         trace.model = model;
         for (std::size_t k = 1; k < path.size(); ++k) {
             store.get(path[k - 1], current);
-            trace.steps.push_back(sem.describe(current, via[path[k]]));
+            sem.describeStep(current, via[path[k]], trace.steps);
         }
         trace.goalStep = trace.steps.size();
         // Drain the buffers: flushes keep the goal, and they show the user

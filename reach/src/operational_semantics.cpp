@@ -78,6 +78,9 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
     if constexpr (!Policy::buffered) {
         if (o.partialOrder && goal != nullptr) {
             por_.emplace(p, *goal);
+            // Compressed chains count as one edge, so BFS would no longer
+            // return the fewest steps.
+            compress_ = o.search == SearchOrder::Dfs;
         }
     }
 

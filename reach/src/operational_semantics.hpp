@@ -101,10 +101,71 @@ template <class Policy> class OperationalSemantics {
         }
     }
 
+    // The trace steps of taking `code` in state `s` (addresses and values):
+    // the step itself, then under SC the steps that chain compression adds.
+    void describeStep(std::span<const StateWord> s, StepCode code, std::vector<TraceStep>& out) {
+        out.push_back(describe(s, code));
+        if constexpr (!Policy::buffered) {
+            if (!compress_) {
+                return;
+            }
+            const std::size_t t = program_.transition(code.transitionId()).thread.index();
+            bool found = false;
+            compress_ = false;
+            auto pick = [&](StepCode c, std::span<const StateWord> succ) {
+                if (c.bits != code.bits) {
+                    return true;
+                }
+                chainState_.assign(succ.begin(), succ.end());
+                found = true;
+                return false;
+            };
+            expandThread(s, t, fixedWords_, s[lockWord_], chainNext_, pick);
+            compress_ = true;
+            if (found) {
+                std::vector<StateWord> state = chainState_;
+                compressChain(state, t, &out);
+            }
+        }
+    }
+
     // The trace step of taking `code` in state `s` (addresses and values).
     [[nodiscard]] TraceStep describe(std::span<const StateWord> s, StepCode code);
 
   private:
+    // Chain compression (SC with partial-order reduction): while thread t,
+    // which just moved, may run alone and has exactly one enabled step, the
+    // step is taken at once and the state in between is not stored. That
+    // is the ample set {step} at that state, so the reduction's conditions
+    // still hold; chains end because sticky steps are never ample. The
+    // chain is a function of the state, so traces are rebuilt by running it
+    // again (`steps` then receives each step).
+    void compressChain(std::vector<StateWord>& s, std::size_t t, std::vector<TraceStep>* steps) {
+        while (s[lockWord_] == noLockHolder && por_->ampleCandidate(t, s)) {
+            int count = 0;
+            StepCode only;
+            compress_ = false;
+            auto single = [&](StepCode c, std::span<const StateWord> succ) {
+                if (++count > 1) {
+                    return false;
+                }
+                only = c;
+                chainState_.assign(succ.begin(), succ.end());
+                return true;
+            };
+            expandThread(std::span<const StateWord>(s), t, fixedWords_, noLockHolder, chainNext_,
+                         single);
+            compress_ = true;
+            if (count != 1) {
+                return;
+            }
+            if (steps != nullptr) {
+                steps->push_back(describe(s, only));
+            }
+            s.swap(chainState_);
+        }
+    }
+
     // Emits the steps of thread t (flushes, then transitions) whose buffer
     // starts at word `base`. Returns how many were emitted, or -1 when emit
     // asked to stop.
@@ -195,6 +256,11 @@ template <class Policy> class OperationalSemantics {
             next[t] = c.to;
             for (std::uint32_t d = c.deadBegin; d < c.deadEnd; ++d) {
                 next[deadWords_[d]] = 0;
+            }
+            if constexpr (!Policy::buffered) {
+                if (compress_) {
+                    compressChain(next, t, nullptr);
+                }
             }
             ++emitted;
             if (!emit(StepCode::transition(c.id), std::span<const StateWord>(next))) {
@@ -348,6 +414,9 @@ template <class Policy> class OperationalSemantics {
     std::vector<Value> exprStack_;
     std::vector<std::uint32_t> deadWords_;
     std::optional<PorTable> por_; // SC with --por on only
+    bool compress_ = false;       // chain compression (with por_)
+    std::vector<StateWord> chainNext_;
+    std::vector<StateWord> chainState_;
 };
 
 extern template class OperationalSemantics<ScPolicy>;
