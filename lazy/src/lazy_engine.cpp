@@ -6,7 +6,9 @@
 #include "tsoreach/robustness/robustness.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <future>
 #include <sstream>
 
 namespace tsoreach::lazy {
@@ -103,6 +105,26 @@ Size sizeOf(const Program& p) {
     return s;
 }
 
+// Stops a running oracle and waits for it, so that it never outlives the
+// program it reads, also when the round ends by an exception.
+class OracleGuard {
+  public:
+    OracleGuard(std::atomic<bool>& stop, std::future<robustness::RobustnessResult>& pending)
+        : stop_(stop), pending_(pending) {}
+    OracleGuard(const OracleGuard&) = delete;
+    OracleGuard& operator=(const OracleGuard&) = delete;
+    ~OracleGuard() {
+        if (pending_.valid()) {
+            stop_ = true;
+            pending_.wait();
+        }
+    }
+
+  private:
+    std::atomic<bool>& stop_;
+    std::future<robustness::RobustnessResult>& pending_;
+};
+
 void progress(const reach::Options& options, std::size_t round, Size size, const reach::Result& sc,
               const std::string& what, double seconds) {
     if (!options.progress) {
@@ -182,8 +204,25 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         loop.largestStates = std::max(loop.largestStates, size.states);
         loop.largestTransitions = std::max(loop.largestTransitions, size.transitions);
 
-        // 1. The goal under SC on R.
+        // 1. The goal under SC on R, and 2. the oracle on R, side by side
+        // when there are two jobs or more: the oracle's answer is needed
+        // unless the goal check finds the goal, which then cancels it.
         const Goal rGoal = translateGoal(program, goal, r);
+        const bool overlap = options.jobs >= 2 && round <= maxRounds;
+        std::atomic<bool> stopOracle{false};
+        reach::Options oracleOptions = remaining(options);
+        oracleOptions.cancel = &stopOracle;
+        oracleOptions.cancelAlso = nullptr;
+        std::future<robustness::RobustnessResult> pending;
+        if (overlap) {
+            pending = std::async(std::launch::async, [&] {
+                return robustness::checkTsoRobustness(
+                    r, oracleOptions, robustness::WitnessScope::First, options.jobs - 1);
+            });
+        }
+        // However this round ends, the oracle is stopped before R changes.
+        const OracleGuard guard(stopOracle, pending);
+
         const reach::Result scResult = reach::runChecked(*sc, r, rGoal, remaining(options));
         ++loop.scQueries;
         out.stats.states += scResult.stats.states;
@@ -211,8 +250,20 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
 
         // 2. The oracle: the first feasible attack's path (the shortest
         // attacks come first), or a proof that R is robust.
-        const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
-            r, remaining(options), robustness::WitnessScope::First, std::max(1U, options.jobs));
+        robustness::RobustnessResult oracle;
+        if (overlap) {
+            // The caller's cancel flags reach the oracle through stopOracle.
+            while (pending.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+                if ((options.cancel != nullptr && options.cancel->load()) ||
+                    (options.cancelAlso != nullptr && options.cancelAlso->load())) {
+                    stopOracle = true;
+                }
+            }
+            oracle = pending.get();
+        } else {
+            oracle = robustness::checkTsoRobustness(r, remaining(options),
+                                                    robustness::WitnessScope::First, 1);
+        }
         loop.oracleQueries += oracle.scQueries;
         out.stats.states += oracle.scStates;
         switch (oracle.verdict) {
@@ -235,8 +286,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         progress(options, round, size, scResult,
                  "oracle " + std::to_string(oracle.scStates) + " states, witness from " +
                      std::to_string(oracle.checked) + "/" + std::to_string(oracle.attacks) +
-                     " attacks, extending by " +
-                     std::to_string(sigma.size()) + " steps",
+                     " attacks, extending by " + std::to_string(sigma.size()) + " steps",
                  elapsed());
         const std::string tag = "x" + std::to_string(round);
         instrument::Extension ext = instrument::extendByPath(r, origins, sigma, variant_, tag);

@@ -48,7 +48,9 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             return false;
         }
         sinceCheck = 0;
-        if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+        if ((options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) ||
+            (options.cancelAlso != nullptr &&
+             options.cancelAlso->load(std::memory_order_relaxed))) {
             stopReason = "cancelled";
             return true;
         }

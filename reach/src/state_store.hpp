@@ -9,6 +9,7 @@
 // offset and 11 to 21 bytes of table; no allocation per state.
 
 #include "chunked_vector.hpp"
+#include "huge_array.hpp"
 #include "tsoreach/lang/value.hpp"
 
 #include <cstdint>
@@ -88,13 +89,13 @@ class StateStore {
 
     // Bytes held by the store (for statistics and memory limits).
     [[nodiscard]] std::size_t bytes() const {
-        return blocks_.size() * blockSize + offsets_.bytes() + table_.capacity() * sizeof(Slot);
+        return blocks_.size() * blockSize + offsets_.bytes() + table_.size() * sizeof(Slot);
     }
 
     // Bytes resident once the table next grows: the old and the new table
     // briefly coexist, so memory limits look ahead by one growth.
     [[nodiscard]] std::size_t bytesAtNextGrowth() const {
-        return bytes() + 2 * table_.capacity() * sizeof(Slot) + blockSize;
+        return bytes() + 2 * table_.size() * sizeof(Slot) + blockSize;
     }
 
     // Frees every state without allocating, so that it can run when memory
@@ -102,7 +103,7 @@ class StateStore {
     void release() noexcept {
         std::vector<std::unique_ptr<std::uint8_t[]>>().swap(blocks_);
         offsets_.release();
-        std::vector<Slot>().swap(table_);
+        table_.release();
     }
 
   private:
@@ -205,10 +206,11 @@ class StateStore {
         if (shift_ == 0) {
             throw std::length_error("the state table cannot grow beyond 2^32 slots");
         }
-        std::vector<Slot> bigger(table_.size() * 2, Slot{});
+        HugeArray<Slot> bigger(table_.size() * 2, Slot{});
         --shift_;
         const std::size_t mask = bigger.size() - 1;
-        for (const Slot& e : table_) {
+        for (std::size_t k = 0; k < table_.size(); ++k) {
+            const Slot& e = table_[k];
             if (e.index == empty) {
                 continue;
             }
@@ -224,7 +226,7 @@ class StateStore {
     std::vector<std::unique_ptr<std::uint8_t[]>> blocks_;
     std::size_t used_ = 0; // bytes used in the last block
     ChunkedVector<std::uint64_t> offsets_;
-    std::vector<Slot> table_;
+    HugeArray<Slot> table_;
     unsigned shift_ = 32 - initialBits; // slot = tag >> shift_
     Key scratch_;
 };

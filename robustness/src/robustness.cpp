@@ -138,8 +138,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (i > firstFeasible[group(i)].load()) {
                     continue; // a lower attack of the group is feasible
                 }
-                // The caller's cancel flag is seen between attacks (each
-                // search watches its own flag).
+                // The caller's cancel flag stops the attacks not started
+                // and, through cancelAlso, the searches under way.
                 if (options.cancel != nullptr && options.cancel->load()) {
                     outcomes[i].unknown = "cancelled";
                     continue;
@@ -153,6 +153,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 auto engine = reach::makeEngine("", reach::MemoryModel::SC);
                 reach::Options mine = options;
                 mine.cancel = &cancel[i];
+                mine.cancelAlso = options.cancel;
                 const Goal goal = *defaultGoal(attack);
                 reach::Result res;
                 bool decided = false;

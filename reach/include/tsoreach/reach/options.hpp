@@ -35,6 +35,9 @@ struct Options {
     // When set and it becomes true, the search stops with `unknown:
     // cancelled` (used when another thread's answer makes this one moot).
     const std::atomic<bool>* cancel = nullptr;
+    // A second such flag, for searches nested in a cancellable run (an
+    // attack of the robustness oracle inside a lazy round).
+    const std::atomic<bool>* cancelAlso = nullptr;
     // Engines that run independent searches (lazy TSO's oracle) use up to
     // this many threads; answers never depend on it.
     unsigned jobs = 1;
