@@ -34,6 +34,7 @@ test: build
 
 bench: build
 	@bash bench/run.sh
+	@bash bench/sc.sh
 	@bash bench/lazy.sh
 	@bash bench/robust.sh
 

@@ -109,6 +109,7 @@ struct ReachArgs {
     bool progress = false;
     std::string por = "on";
     std::string live = "on";
+    std::string savePrograms; // directory; empty: none
 };
 
 // What the internal-error message names, filled in as the run proceeds.
@@ -354,6 +355,17 @@ int runReach(const ReachArgs& a, Context& ctx) {
     if (a.progress) {
         info.options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     }
+    if (!a.savePrograms.empty()) {
+        const std::string dir = a.savePrograms;
+        info.options.onProgram = [dir](std::size_t round, const std::string& text) {
+            const std::string path = dir + "/round-" + std::to_string(round) + ".txt";
+            std::ofstream out(path, std::ios::binary);
+            out << text;
+            if (!out) {
+                throw std::runtime_error("cannot write " + path + " (--save-programs)");
+            }
+        };
+    }
     reach::Result result;
     if (goalUnreachableByControlFlow(program, *goal, a.file)) {
         // Sound under every model: no path of that thread's automaton, let
@@ -443,6 +455,10 @@ int run(int argc, char** argv, Context& ctx) {
                          std::to_string(lazy::kDefaultMaxIterations) + ")")
         ->check(positiveInteger);
     addReductionSwitches(reachCmd, ra.por, ra.live);
+    reachCmd
+        ->add_option("--save-programs", ra.savePrograms,
+                     "Lazy engine: write each extended program to DIR/round-K.txt (K >= 2)")
+        ->check(CLI::ExistingDirectory);
     reachCmd->add_flag("--progress", ra.progress,
                        "Lazy engine: one line per round on stderr (round, program size, time)");
 

@@ -351,6 +351,54 @@ transition c d check == r 0 end)") +
     EXPECT_EQ(run("reach " + sb + " --max-iterations 0").code, 2);
 }
 
+TEST_F(Cli, ReductionSwitchesChangeStatesNotVerdicts) {
+    // Two threads counting privately, then meeting on x: partial-order
+    // reduction runs the private parts one thread at a time.
+    const std::string p = write("p.txt", R"(
+thread a initial s final z
+transition s u local r 1
+transition u v local r + r 1
+transition v w write r 0
+transition w z read q 1
+end
+thread b initial s final z
+transition s u local r 5
+transition u v local r + r 1
+transition v w write r 1
+transition w z read q 0
+end)");
+    auto states = [&](const std::string& flags) {
+        Outcome r = run("reach " + p + " --model sc --json " + flags);
+        EXPECT_EQ(r.code, 10) << flags << r.err;
+        nlohmann::json j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["reductions"]["por"], flags.find("--por off") == std::string::npos);
+        EXPECT_GT(j["stats"]["bytes_per_state"], 0.0);
+        return j["stats"]["states"].get<std::uint64_t>();
+    };
+    const std::uint64_t none = states("--por off --live off --search bfs");
+    const std::uint64_t both = states("--search bfs");
+    EXPECT_LT(both, none);
+    EXPECT_LT(states("--por on --live off --search bfs"), none);
+    Outcome text = run("reach " + p + " --model sc --stats");
+    EXPECT_NE(text.out.find("bytes/state:"), std::string::npos) << text.out;
+    EXPECT_EQ(run("reach " + p + " --por maybe").code, 2);
+}
+
+TEST_F(Cli, SaveProgramsWritesEachExtension) {
+    const std::string sb = write("sb.txt", kSb);
+    const std::filesystem::path out = dir / "rounds";
+    std::filesystem::create_directories(out);
+    Outcome r = run("reach " + sb + " --save-programs " + out.string());
+    ASSERT_EQ(r.code, 10) << r.err;
+    // One extension: the program of round 2, which parses and whose goal
+    // SC reaches.
+    ASSERT_TRUE(std::filesystem::exists(out / "round-2.txt"));
+    EXPECT_FALSE(std::filesystem::exists(out / "round-3.txt"));
+    Outcome sc = run("reach " + (out / "round-2.txt").string() + " --model sc");
+    EXPECT_EQ(sc.code, 10) << sc.out << sc.err;
+    EXPECT_EQ(run("reach " + sb + " --save-programs " + (dir / "missing").string()).code, 2);
+}
+
 TEST_F(Cli, InstrumentPrintsTheExtension) {
     const std::string sb = write("sb.txt", kSb);
     Outcome r = run("instrument " + sb + " --path 5,6");

@@ -292,6 +292,9 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         instrument::Extension ext = instrument::extendByPath(r, origins, sigma, variant_, tag);
         ++loop.extensions;
         r = parseProgram(ext.text, program.sourceName + " (extension " + tag + ")");
+        if (options.onProgram) {
+            options.onProgram(round + 1, ext.text);
+        }
         origins = std::move(ext.origins);
     }
 }

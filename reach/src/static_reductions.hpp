@@ -13,10 +13,12 @@
 //      may still write (addresses over-approximated by the value-set
 //      analysis when computed);
 //   C2 they are invisible: none moves t into or out of a goal state;
-//   C3 none is a back edge of t's control-flow graph, so every cycle of the
-//      reduced state graph passes through a fully expanded state (every
-//      cycle of the state graph moves some thread around a control cycle,
-//      and every control cycle holds a back edge of any depth-first forest).
+//   C3 none is sticky. The sticky transitions of a thread are a feedback
+//      edge set of its control-flow graph, so every cycle of the reduced
+//      state graph (which moves some thread around a control cycle) passes
+//      through a fully expanded state. They are taken among the transitions
+//      that are never ample anyway where possible, so loops whose back edge
+//      is a local check still reduce.
 // t must also hold no lock/unlock at pc_t, and at least one of its
 // transitions must be enabled (the search falls back to full expansion).
 // This preserves reachability of the goal (Clarke, Grumberg, Peled).

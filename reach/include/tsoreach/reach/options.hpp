@@ -45,6 +45,9 @@ struct Options {
     std::size_t maxIterations = 0;
     // Lazy TSO: called with one line per round (--progress).
     std::function<void(const std::string&)> progress;
+    // Lazy TSO: called with each extended program R, in the input language,
+    // and the round whose goal check it gets (--save-programs).
+    std::function<void(std::size_t round, const std::string& text)> onProgram;
 };
 
 } // namespace tsoreach::reach
