@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 timeout_s=${1:-60}
 bin=build/tsoreach
 [ -x "$bin" ] || { echo "build first: make build" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A private copy: rebuilding during a long run must not change or break it.
+cp "$bin" "$work/tsoreach" && bin="$work/tsoreach"
 echo "| program | verdict | file says | attacks | feasible | SC states | time (s) |"
 echo "|---|---|---|---:|---:|---:|---:|"
 for f in ../shared/corpus/trencher/*.txt ../shared/corpus/trencher/memorax/*.txt; do

@@ -10,6 +10,8 @@ bin=build/tsoreach
 [ -x "$bin" ] || { echo "build first: make build" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A private copy: rebuilding during a long run must not change or break it.
+cp "$bin" "$work/tsoreach" && bin="$work/tsoreach"
 
 cases=()
 for n in 3 4 5 6; do
