@@ -33,10 +33,7 @@ test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 bench: build
-	@bash bench/run.sh
-	@bash bench/sc.sh
-	@bash bench/lazy.sh
-	@bash bench/robust.sh
+	@bash bench/all.sh
 
 clean:
 	rm -rf $(BUILD_DIR)

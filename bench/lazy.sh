@@ -22,7 +22,7 @@ for n in 100 1000 3000; do
   python3 bench/gen_diamond.py "$n" > "$work/diamond-$n.txt"
   cases+=("diamond $n|$work/diamond-$n.txt")
 done
-for n in 2 3 4 5; do
+for n in 2 3 4 5 6; do
   python3 bench/gen_lamport.py "$n" --trencher > "$work/lamport-$n.txt"
   cases+=("lamport $n|$work/lamport-$n.txt")
 done
