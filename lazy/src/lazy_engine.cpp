@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <future>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 namespace tsoreach::lazy {
 
@@ -105,37 +108,44 @@ Size sizeOf(const Program& p) {
     return s;
 }
 
-// Stops a running oracle and waits for it, so that it never outlives the
-// program it reads, also when the round ends by an exception.
-class OracleGuard {
+// One program of the loop: R_k and the origins of its transitions in P.
+struct Stage {
+    std::shared_ptr<const Program> program;
+    std::shared_ptr<const std::vector<LazyOrigin>> origins;
+    Size size;
+};
+
+enum class OracleEnd { Running, Robust, Unknown, Limit };
+
+// How many programs the oracle may build past the one whose goal check is
+// running. The goal check of R_{k+1} covers R_k's (every SC run of R_k is
+// one of R_k ⊕ σ), so a check that finds the next program ready skips to
+// the newest one. One is enough to keep both cores busy; more would make
+// the goal checks run on larger programs than the goal needs.
+constexpr std::size_t kLookAhead = 1;
+
+// Joins the oracle thread however run() ends, after telling it to stop.
+class OracleThread {
   public:
-    OracleGuard(std::atomic<bool>& stop, std::future<robustness::RobustnessResult>& pending)
-        : stop_(stop), pending_(pending) {}
-    OracleGuard(const OracleGuard&) = delete;
-    OracleGuard& operator=(const OracleGuard&) = delete;
-    ~OracleGuard() {
-        if (pending_.valid()) {
+    OracleThread(std::atomic<bool>& stop, std::condition_variable& wake)
+        : stop_(stop), wake_(wake) {}
+    OracleThread(const OracleThread&) = delete;
+    OracleThread& operator=(const OracleThread&) = delete;
+    ~OracleThread() { halt(); }
+    void halt() {
+        if (thread_.joinable()) {
             stop_ = true;
-            pending_.wait();
+            wake_.notify_all();
+            thread_.join();
         }
     }
+    template <class F> void start(F&& body) { thread_ = std::thread(std::forward<F>(body)); }
 
   private:
     std::atomic<bool>& stop_;
-    std::future<robustness::RobustnessResult>& pending_;
+    std::condition_variable& wake_;
+    std::thread thread_;
 };
-
-void progress(const reach::Options& options, std::size_t round, Size size, const reach::Result& sc,
-              const std::string& what, double seconds) {
-    if (!options.progress) {
-        return;
-    }
-    std::ostringstream line;
-    line << "round " << round << ": program " << size.states << " states, " << size.transitions
-         << " transitions; SC check " << sc.stats.states << " states in " << sc.stats.timeSeconds
-         << " s; " << what << "; " << seconds << " s";
-    options.progress(line.str());
-}
 
 } // namespace
 
@@ -147,7 +157,14 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     const std::size_t maxRounds =
         options.maxIterations != 0 ? options.maxIterations : kDefaultMaxIterations;
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    // Shared with the oracle thread (below); declared first so that the
+    // thread is joined before anything it uses goes away.
+    std::mutex lock; // guards the loop's shared state and the progress callback
+    std::condition_variable wake;
+    std::atomic<bool> stop{false};
+    OracleThread oracleThread(stop, wake);
     auto finish = [&](reach::Verdict v, std::string reason) {
+        oracleThread.halt(); // no more updates of `out` and `loop`
         out.verdict = v;
         out.reason = std::move(reason);
         out.stats.timeSeconds = elapsed();
@@ -194,108 +211,207 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         return finish(e.verdict, e.reason.empty() ? "" : "explicit engine (locks): " + e.reason);
     };
 
-    // R and the origins of its transitions in P; R starts as P.
-    Program r = program;
-    std::vector<LazyOrigin> origins = instrument::identityOrigins(program);
-    auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
-    for (std::size_t round = 1;; ++round) {
-        loop.iterations = round;
-        const Size size = sizeOf(r);
-        loop.largestStates = std::max(loop.largestStates, size.states);
-        loop.largestTransitions = std::max(loop.largestTransitions, size.transitions);
-
-        // 1. The goal under SC on R, and 2. the oracle on R, side by side
-        // when there are two jobs or more: the oracle's answer is needed
-        // unless the goal check finds the goal, which then cancels it.
-        const Goal rGoal = translateGoal(program, goal, r);
-        const bool overlap = options.jobs >= 2 && round <= maxRounds;
-        std::atomic<bool> stopOracle{false};
-        reach::Options oracleOptions = remaining(options);
-        oracleOptions.cancel = &stopOracle;
-        oracleOptions.cancelAlso = nullptr;
-        std::future<robustness::RobustnessResult> pending;
-        if (overlap) {
-            pending = std::async(std::launch::async, [&] {
-                return robustness::checkTsoRobustness(
-                    r, oracleOptions, robustness::WitnessScope::First, options.jobs - 1);
-            });
+    // The loop as two cooperating sides. The oracle side takes R_k, asks
+    // the oracle for a witness and builds R_{k+1} = R_k ⊕ σ; the goal side
+    // checks the goal under SC on the newest program. With one job they
+    // alternate (check R_k, then the oracle on R_k); with two or more the
+    // oracle side runs on its own thread, up to kLookAhead programs ahead.
+    // `unreachable` needs a complete goal check of a program the oracle
+    // proved robust; `reachable` a trace of any R_k, mapped and replayed.
+    std::vector<Stage> stages;
+    std::size_t goalAt = 1; // the stage whose goal check runs (1-based)
+    OracleEnd end = OracleEnd::Running;
+    std::string endReason;
+    std::exception_ptr oracleError;
+    auto say = [&](const std::string& line) { // with `lock` held
+        if (options.progress) {
+            options.progress(line);
         }
-        // However this round ends, the oracle is stopped before R changes.
-        const OracleGuard guard(stopOracle, pending);
+    };
+    auto addStage = [&](Program&& r, std::vector<LazyOrigin>&& origins) { // with `lock` held
+        Stage s;
+        s.size = sizeOf(r);
+        s.program = std::make_shared<const Program>(std::move(r));
+        s.origins = std::make_shared<const std::vector<LazyOrigin>>(std::move(origins));
+        loop.iterations = stages.size() + 1;
+        loop.largestStates = std::max(loop.largestStates, s.size.states);
+        loop.largestTransitions = std::max(loop.largestTransitions, s.size.transitions);
+        stages.push_back(std::move(s));
+    };
+    addStage(Program(program), instrument::identityOrigins(program));
 
-        const reach::Result scResult = reach::runChecked(*sc, r, rGoal, remaining(options));
-        ++loop.scQueries;
-        out.stats.states += scResult.stats.states;
-        out.stats.transitions += scResult.stats.transitions;
+    const bool threaded = options.jobs >= 2;
+    const unsigned oracleJobs = threaded ? options.jobs - 1 : 1;
+    // The oracle side's work on stage m: false when it has nothing more to do.
+    auto oracleStep = [&](std::size_t m) -> bool {
+        Stage stage;
+        {
+            const std::lock_guard<std::mutex> held(lock);
+            stage = stages[m - 1];
+            if (m > maxRounds) {
+                end = OracleEnd::Limit;
+                wake.notify_all();
+                return false;
+            }
+        }
+        reach::Options oracleOptions = remaining(options);
+        // With its own thread, the oracle learns of outer cancels from the
+        // goal side, which sets `stop`.
+        oracleOptions.cancel = threaded ? &stop : options.cancel;
+        oracleOptions.cancelAlso = nullptr;
+        const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
+            *stage.program, oracleOptions, robustness::WitnessScope::First, oracleJobs);
+        std::ostringstream line;
+        line << "round " << m << ": program " << stage.size.states << " states, "
+             << stage.size.transitions << " transitions; oracle " << oracle.scStates << " states, ";
+        {
+            const std::lock_guard<std::mutex> held(lock);
+            loop.oracleQueries += oracle.scQueries;
+            out.stats.states += oracle.scStates;
+            if (oracle.verdict != robustness::RobustVerdict::NotRobust || stop) {
+                if (oracle.verdict == robustness::RobustVerdict::Robust) {
+                    end = OracleEnd::Robust;
+                    line << "robust";
+                } else {
+                    end = OracleEnd::Unknown;
+                    endReason = "robustness oracle: " + oracle.reason;
+                    line << "undecided (" << oracle.reason << ")";
+                }
+                line << "; " << elapsed() << " s";
+                say(line.str());
+                wake.notify_all();
+                return false;
+            }
+        }
+        const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
+        const std::string tag = "x" + std::to_string(m);
+        instrument::Extension ext =
+            instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag);
+        Program next = parseProgram(ext.text, program.sourceName + " (extension " + tag + ")");
+        const std::lock_guard<std::mutex> held(lock);
+        if (options.onProgram) {
+            options.onProgram(m + 1, ext.text);
+        }
+        ++loop.extensions;
+        addStage(std::move(next), std::move(ext.origins));
+        line << "witness from " << oracle.checked << "/" << oracle.attacks
+             << " attacks, extending by " << sigma.size() << " steps; " << elapsed() << " s";
+        say(line.str());
+        wake.notify_all();
+        return true;
+    };
+    auto externalCancel = [&] {
+        return (options.cancel != nullptr && options.cancel->load()) ||
+               (options.cancelAlso != nullptr && options.cancelAlso->load());
+    };
+
+    if (threaded) {
+        oracleThread.start([&] {
+            try {
+                for (std::size_t m = 1;; ++m) {
+                    {
+                        std::unique_lock<std::mutex> held(lock);
+                        wake.wait(held, [&] { return stop || m <= goalAt + kLookAhead; });
+                        if (stop) {
+                            return;
+                        }
+                    }
+                    if (!oracleStep(m)) {
+                        return;
+                    }
+                }
+            } catch (...) {
+                const std::lock_guard<std::mutex> held(lock);
+                oracleError = std::current_exception();
+                end = OracleEnd::Unknown;
+                wake.notify_all();
+            }
+        });
+    }
+
+    auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
+    for (;;) {
+        Stage stage;
+        std::size_t g = 0;
+        {
+            const std::lock_guard<std::mutex> held(lock);
+            g = stages.size(); // the newest program covers the older ones
+            stage = stages[g - 1];
+            goalAt = g;
+            wake.notify_all();
+        }
+        const Goal rGoal = translateGoal(program, goal, *stage.program);
+        const reach::Result scResult =
+            reach::runChecked(*sc, *stage.program, rGoal, remaining(options));
+        {
+            const std::lock_guard<std::mutex> held(lock);
+            ++loop.scQueries;
+            out.stats.states += scResult.stats.states;
+            out.stats.transitions += scResult.stats.transitions;
+            std::ostringstream line;
+            line << "goal check on round " << g << ": " << scResult.stats.states << " states in "
+                 << scResult.stats.timeSeconds << " s, "
+                 << (scResult.verdict == reach::Verdict::Reachable     ? "reached"
+                     : scResult.verdict == reach::Verdict::Unreachable ? "not reached"
+                                                                       : "undecided")
+                 << "; " << elapsed() << " s";
+            say(line.str());
+        }
         if (scResult.verdict == reach::Verdict::Reachable) {
-            reach::Trace mapped = originalTrace(program, origins, *scResult.trace);
+            stop = true;
+            reach::Trace mapped = originalTrace(program, *stage.origins, *scResult.trace);
             const reach::ReplayOutcome replay =
                 reach::replayTrace(program, goal, mapped, reach::Recorded::IfGiven);
             if (!replay.ok) {
                 throw reach::TraceReplayError("the lazy engine's trace (round " +
-                                              std::to_string(round) +
+                                              std::to_string(g) +
                                               ") does not replay under TSO: " + replay.error);
             }
             out.trace = replay.completed;
             return finish(reach::Verdict::Reachable, "");
         }
         if (scResult.verdict == reach::Verdict::Unknown) {
+            stop = true;
             return finish(reach::Verdict::Unknown, scResult.reason);
         }
-        if (round > maxRounds) {
-            return finish(reach::Verdict::Unknown, "no conclusion after " +
-                                                       std::to_string(maxRounds) +
-                                                       " rounds (--max-iterations)");
+        // Not reached on R_g: wait for a newer program or the oracle's end.
+        if (!threaded) {
+            oracleStep(g);
         }
-
-        // 2. The oracle: the first feasible attack's path (the shortest
-        // attacks come first), or a proof that R is robust.
-        robustness::RobustnessResult oracle;
-        if (overlap) {
-            // The caller's cancel flags reach the oracle through stopOracle.
-            while (pending.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-                if ((options.cancel != nullptr && options.cancel->load()) ||
-                    (options.cancelAlso != nullptr && options.cancelAlso->load())) {
-                    stopOracle = true;
-                }
+        std::unique_lock<std::mutex> held(lock);
+        while (stages.size() == g && end == OracleEnd::Running) {
+            wake.wait_for(held, std::chrono::milliseconds(20));
+            if (externalCancel()) {
+                stop = true;
             }
-            oracle = pending.get();
-        } else {
-            oracle = robustness::checkTsoRobustness(r, remaining(options),
-                                                    robustness::WitnessScope::First, 1);
         }
-        loop.oracleQueries += oracle.scQueries;
-        out.stats.states += oracle.scStates;
-        switch (oracle.verdict) {
-        case robustness::RobustVerdict::Robust:
+        if (oracleError) {
+            std::rethrow_exception(oracleError);
+        }
+        if (stages.size() > g) {
+            continue;
+        }
+        const OracleEnd ended = end;
+        held.unlock();
+        switch (ended) {
+        case OracleEnd::Robust:
             // Reach_SC(R) = Reach_TSO(R) = Reach_TSO(P) on the original
             // registers, memory and control states (Lemmas 1 and 5).
-            progress(options, round, size, scResult, "robust", elapsed());
             if (hasLock) {
                 return confirmByExplicit();
             }
             return finish(reach::Verdict::Unreachable, "");
-        case robustness::RobustVerdict::Unknown:
-            return finish(reach::Verdict::Unknown, "robustness oracle: " + oracle.reason);
-        case robustness::RobustVerdict::NotRobust:
+        case OracleEnd::Limit:
+            return finish(reach::Verdict::Unknown, "no conclusion after " +
+                                                       std::to_string(maxRounds) +
+                                                       " rounds (--max-iterations)");
+        case OracleEnd::Unknown:
+            return finish(reach::Verdict::Unknown,
+                          externalCancel() ? std::string("cancelled") : endReason);
+        case OracleEnd::Running:
             break;
         }
-
-        // 3. R := R ⊕ σ.
-        const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
-        progress(options, round, size, scResult,
-                 "oracle " + std::to_string(oracle.scStates) + " states, witness from " +
-                     std::to_string(oracle.checked) + "/" + std::to_string(oracle.attacks) +
-                     " attacks, extending by " + std::to_string(sigma.size()) + " steps",
-                 elapsed());
-        const std::string tag = "x" + std::to_string(round);
-        instrument::Extension ext = instrument::extendByPath(r, origins, sigma, variant_, tag);
-        ++loop.extensions;
-        r = parseProgram(ext.text, program.sourceName + " (extension " + tag + ")");
-        if (options.onProgram) {
-            options.onProgram(round + 1, ext.text);
-        }
-        origins = std::move(ext.origins);
+        throw std::logic_error("the lazy loop ended without an answer");
     }
 }
 

@@ -50,13 +50,17 @@ class StateStore {
     // successors of a state before inserting them lets their table probes
     // (cache misses on large tables) overlap.
     struct Key {
-        std::vector<std::uint8_t> bytes;
+        // Only grows, so packing never zero-fills; the packed state is the
+        // first `size` bytes.
+        std::vector<std::uint8_t> buffer;
+        std::size_t size = 0;
         std::uint32_t tag = 0;
+        [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {buffer.data(), size}; }
     };
 
     void makeKey(std::span<const StateWord> s, Key& key) const {
-        pack(s, key.bytes);
-        key.tag = static_cast<std::uint32_t>(hashBytes(key.bytes) >> 32);
+        pack(s, key);
+        key.tag = static_cast<std::uint32_t>(hashBytes(key.bytes()) >> 32);
         __builtin_prefetch(&table_[key.tag >> shift_]);
     }
 
@@ -70,13 +74,13 @@ class StateStore {
             if (entry.index == empty) {
                 const auto idx = static_cast<StateIndex>(offsets_.size());
                 table_[slot] = Slot{idx, key.tag};
-                offsets_.push_back(append(key.bytes));
+                offsets_.push_back(append(key.bytes()));
                 if (offsets_.size() * 4 > table_.size() * 3) {
                     grow();
                 }
                 return {idx, true};
             }
-            if (entry.tag == key.tag && packedEquals(entry.index, key.bytes)) {
+            if (entry.tag == key.tag && packedEquals(entry.index, key.bytes())) {
                 return {entry.index, false};
             }
         }
@@ -154,15 +158,23 @@ class StateStore {
         return out;
     }
 
-    static void pack(std::span<const StateWord> s, std::vector<std::uint8_t>& bytes) {
+    static void pack(std::span<const StateWord> s, Key& key) {
         // A varint of 64 bits takes at most 10 bytes.
-        bytes.resize(10 * (s.size() + 1));
-        std::uint8_t* out = putVarint(bytes.data(), s.size());
+        const std::size_t most = 10 * (s.size() + 1);
+        if (key.buffer.size() < most) {
+            key.buffer.resize(most);
+        }
+        std::uint8_t* out = putVarint(key.buffer.data(), s.size());
         for (StateWord w : s) {
             const auto u = static_cast<std::uint64_t>(w);
-            out = putVarint(out, (u << 1) ^ (w < 0 ? ~std::uint64_t{0} : 0));
+            const std::uint64_t z = (u << 1) ^ (w < 0 ? ~std::uint64_t{0} : 0);
+            if (z < 0x80U) { // the common case: one byte
+                *out++ = static_cast<std::uint8_t>(z);
+            } else {
+                out = putVarint(out, z);
+            }
         }
-        bytes.resize(static_cast<std::size_t>(out - bytes.data()));
+        key.size = static_cast<std::size_t>(out - key.buffer.data());
     }
 
     [[nodiscard]] const std::uint8_t* at(std::uint64_t offset) const {
