@@ -11,6 +11,7 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/robustness/fence_synthesis.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
 #include <CLI/CLI.hpp>
@@ -389,6 +390,91 @@ int runReach(const ReachArgs& a, Context& ctx) {
     return exitInternal;
 }
 
+struct FencesArgs {
+    std::string file;
+    std::string target;
+    std::string model = "tso";
+    std::string engine;
+    std::vector<std::string> goals;
+    bool json = false;
+    std::string apply; // output file; empty: none
+    std::string cost = "uniform";
+    unsigned jobs = 0;
+    std::size_t maxRounds = 64;
+    std::size_t bufferBound = 4;
+    std::uint64_t maxStates = 0;
+    double timeout = 0;
+    std::uint64_t maxMemory = 0;
+};
+
+// Exit 0 when a verified fence set was found (possibly empty), 10 when no
+// fence set can give the property, 3 unknown.
+int runFences(const FencesArgs& a, Context& ctx) {
+    ctx.model = a.model;
+    Program program = parseProgramFile(a.file);
+    const reach::MemoryModel model = *reach::memoryModelFromName(a.model);
+    robustness::FenceOptions options;
+    options.search.maxStates = a.maxStates;
+    options.search.timeoutSeconds = a.timeout;
+    options.search.maxMemoryMb = a.maxMemory;
+    options.search.bufferBound = a.bufferBound;
+    options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
+    options.search.jobs = options.jobs;
+    options.cost =
+        a.cost == "loops" ? robustness::FenceCost::Loops : robustness::FenceCost::Uniform;
+    options.maxRounds = a.maxRounds;
+    const auto start = std::chrono::steady_clock::now();
+    robustness::FenceResult r;
+    std::optional<Goal> goal;
+    if (a.target == "robustness") {
+        if (model != reach::MemoryModel::TSO) {
+            throw UsageError("--target robustness supports --model tso only: there is no PSO "
+                             "robustness check yet (use --target safety --model pso)");
+        }
+        if (!a.goals.empty() || !a.engine.empty()) {
+            throw UsageError("--goal and --engine apply to --target safety only");
+        }
+        ctx.engine = "attacks";
+        r = robustness::robustnessFences(program, options);
+    } else {
+        if (model == reach::MemoryModel::SC) {
+            throw UsageError("--target safety needs --model tso or pso: under SC fences "
+                             "change nothing");
+        }
+        std::unique_ptr<reach::Engine> engine;
+        try {
+            engine = lazy::makeAnyEngine(a.engine, model);
+        } catch (const reach::EngineUnavailable& e) {
+            throw UsageError(e.what());
+        }
+        ctx.engine = std::string(engine->name());
+        goal = chooseGoal(program, a.goals, a.file);
+        r = robustness::safetyFences(program, *goal, *engine, options);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!a.apply.empty() && r.outcome == robustness::FenceOutcome::Found) {
+        std::ofstream out(a.apply, std::ios::binary);
+        out << "# " << a.file << " with " << r.fences.size() << " fence(s) for " << a.target
+            << " under " << a.model << " (tsoreach fences)\n"
+            << r.fencedText;
+        if (!out.flush()) {
+            throw UsageError("cannot write " + a.apply + " (--apply)");
+        }
+    }
+    cli::FenceInfo info{a.file, a.target, a.model, ctx.engine, seconds};
+    emit(a.json ? cli::fencesJson(program, info, r) : cli::fencesText(program, info, r));
+    switch (r.outcome) {
+    case robustness::FenceOutcome::Found:
+        return exitHolds;
+    case robustness::FenceOutcome::Impossible:
+        return exitViolated;
+    case robustness::FenceOutcome::Unknown:
+        return exitUnknown;
+    }
+    return exitInternal;
+}
+
 // --por and --live: the explicit engine's reductions, on by default.
 void addReductionSwitches(CLI::App* cmd, std::string& por, std::string& live) {
     cmd->add_option("--por", por,
@@ -512,6 +598,60 @@ int run(int argc, char** argv, Context& ctx) {
         ->delimiter(',');
     replayCmd->add_flag("--json", pa.json, "Print one JSON object");
 
+    FencesArgs fa;
+    CLI::App* fencesCmd = app.add_subcommand(
+        "fences", "Find a minimum set of fences that makes the program robust or its goal "
+                  "unreachable");
+    fencesCmd->footer("Exit codes: 0 a verified fence set was found (possibly empty), 10 no "
+                      "fence set helps (the goal is reachable under SC), 3 unknown, 2 usage or "
+                      "input error, 1 internal error.");
+    fencesCmd->add_option("FILE", fa.file, "Program file")->required();
+    fencesCmd
+        ->add_option("--target", fa.target,
+                     "robustness: every TSO execution becomes SC; safety: the goal becomes "
+                     "unreachable")
+        ->check(CLI::IsMember({"robustness", "safety"}))
+        ->required();
+    fencesCmd->add_option("--model", fa.model, "Memory model (robustness: tso only)")
+        ->check(CLI::IsMember({"sc", "tso", "pso"}))
+        ->capture_default_str();
+    fencesCmd->add_option("--engine", fa.engine,
+                          "Safety: the engine that checks each fenced "
+                          "program (default: lazy for tso, explicit "
+                          "for pso)");
+    fencesCmd
+        ->add_option("--goal", fa.goals, "Safety: goal THREAD=STATE[,...] (default: final states)")
+        ->delimiter(',');
+    fencesCmd->add_flag("--json", fa.json, "Print one JSON object (docs/json.md)");
+    fencesCmd->add_option("--apply", fa.apply, "Write the fenced program to OUT");
+    fencesCmd
+        ->add_option("--cost", fa.cost,
+                     "uniform: minimise the number of fences; loops: a fence on a control-flow "
+                     "cycle costs 10, others 1")
+        ->check(CLI::IsMember({"uniform", "loops"}))
+        ->capture_default_str();
+    fencesCmd
+        ->add_option("--jobs", fa.jobs,
+                     "Threads for attacks and the lazy engine "
+                     "(default: cores)")
+        ->check(positiveInteger);
+    fencesCmd
+        ->add_option("--max-rounds", fa.maxRounds,
+                     "Refinement rounds (check, add constraints, re-solve) before 'unknown'")
+        ->check(positiveInteger)
+        ->capture_default_str();
+    fencesCmd
+        ->add_option("--buffer-bound", fa.bufferBound,
+                     "Safety with the explicit engine: buffered stores per cyclic thread")
+        ->check(positiveInteger)
+        ->capture_default_str();
+    fencesCmd->add_option("--max-states", fa.maxStates, "Per check: stop beyond N states")
+        ->check(nonNegativeInteger);
+    fencesCmd->add_option("--timeout", fa.timeout, "Per check: stop after S seconds")
+        ->check(nonNegativeNumber);
+    fencesCmd->add_option("--max-memory", fa.maxMemory, "Per check: stop beyond MB of memory")
+        ->check(nonNegativeInteger);
+
     std::string printFile;
     CLI::App* printCmd = app.add_subcommand("print", "Print the program in canonical form");
     printCmd->add_option("FILE", printFile, "Program file")->required();
@@ -561,6 +701,11 @@ int run(int argc, char** argv, Context& ctx) {
         ctx.command = "robust";
         ctx.file = ba.file;
         return runRobust(ba, ctx);
+    }
+    if (*fencesCmd) {
+        ctx.command = "fences";
+        ctx.file = fa.file;
+        return runFences(fa, ctx);
     }
     if (*replayCmd) {
         ctx.command = "replay";

@@ -375,3 +375,137 @@ std::string robustJson(const Program& p, const std::string& file,
 }
 
 } // namespace tsoreach::cli
+
+namespace tsoreach::cli {
+
+namespace {
+
+std::string outcomeName(robustness::FenceOutcome o) {
+    switch (o) {
+    case robustness::FenceOutcome::Found:
+        return "found";
+    case robustness::FenceOutcome::Impossible:
+        return "impossible";
+    case robustness::FenceOutcome::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+// The source line of the first transition a fence at `f` guards.
+std::uint32_t guardedLine(const Program& p, const instrument::FencePosition& f) {
+    const auto leaving = p.thread(f.thread).outgoingOf(f.state);
+    std::uint32_t line = 0;
+    for (TransitionId id : leaving) {
+        const std::uint32_t l = p.transition(id).pos.line;
+        line = line == 0 ? l : std::min(line, l);
+    }
+    return line;
+}
+
+std::string positionName(const Program& p, const instrument::FencePosition& f) {
+    const Thread& t = p.thread(f.thread);
+    return t.name + ":" + t.stateNames[f.state.index()];
+}
+
+} // namespace
+
+std::string fencesText(const Program& p, const FenceInfo& info, const robustness::FenceResult& r) {
+    std::string out;
+    switch (r.outcome) {
+    case robustness::FenceOutcome::Found:
+        if (r.fences.empty()) {
+            out += info.target == "robustness"
+                       ? "no fences needed: the program is robust against " + info.model + "\n"
+                       : "no fences needed: the goal is unreachable under " + info.model + "\n";
+        } else {
+            out += std::to_string(r.fences.size()) + " fence" + (r.fences.size() == 1 ? "" : "s") +
+                   " for " + info.target + " under " + info.model + " (verified" +
+                   (r.optimal ? ", minimum" : ", not proved minimum") + "):\n";
+        }
+        break;
+    case robustness::FenceOutcome::Impossible:
+        out += "no fence set helps: " + r.reason + "\n";
+        break;
+    case robustness::FenceOutcome::Unknown:
+        out += "unknown: " + r.reason + "\n";
+        break;
+    }
+    for (std::size_t i = 0;
+         i < r.fences.size() && r.outcome != robustness::FenceOutcome::Impossible; ++i) {
+        const instrument::FencePosition& f = r.fences[i];
+        out += "  mfence in " + p.thread(f.thread).name + " at state " +
+               p.thread(f.thread).stateNames[f.state.index()] + " (before line " +
+               std::to_string(guardedLine(p, f)) + ")\n";
+        if (i < r.cuts.size()) {
+            for (std::size_t k : r.cuts[i]) {
+                out += "      cuts " + r.constraints[k].reason + "\n";
+            }
+        }
+    }
+    if (r.outcome == robustness::FenceOutcome::Impossible && !r.scTrace.steps.empty()) {
+        out += "SC trace to the goal:\n" + traceTable(p, r.scTrace);
+    }
+    out += "(" + std::to_string(r.rounds) + " refinement round" + (r.rounds == 1 ? "" : "s") +
+           ", " + std::to_string(r.constraints.size()) + " constraint" +
+           (r.constraints.size() == 1 ? "" : "s") + ", " + std::to_string(r.checks) + " checks, " +
+           std::to_string(r.scStates) + " states, " + formatSeconds(info.seconds) + " s)\n";
+    if (r.outcome == robustness::FenceOutcome::Found && !r.optimal) {
+        out += "note: the hitting-set search hit its budget; a smaller set may exist\n";
+    }
+    return out;
+}
+
+std::string fencesJson(const Program& p, const FenceInfo& info, const robustness::FenceResult& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "fences";
+    j["file"] = info.file;
+    j["target"] = info.target;
+    j["model"] = info.model;
+    j["engine"] = info.engine;
+    j["outcome"] = outcomeName(r.outcome);
+    if (!r.reason.empty()) {
+        j["reason"] = r.reason;
+    }
+    nlohmann::ordered_json fences = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r.fences.size(); ++i) {
+        const instrument::FencePosition& f = r.fences[i];
+        nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
+        if (i < r.cuts.size()) {
+            for (std::size_t k : r.cuts[i]) {
+                cuts.push_back(r.constraints[k].reason);
+            }
+        }
+        fences.push_back({{"thread", p.thread(f.thread).name},
+                          {"state", p.thread(f.thread).stateNames[f.state.index()]},
+                          {"line", guardedLine(p, f)},
+                          {"cuts", cuts}});
+    }
+    j["fences"] = fences;
+    j["count"] = r.fences.size();
+    j["cost"] = r.cost;
+    j["verified"] = r.verified;
+    j["optimal"] = r.optimal;
+    nlohmann::ordered_json constraints = nlohmann::ordered_json::array();
+    for (const robustness::FenceConstraint& c : r.constraints) {
+        nlohmann::ordered_json positions = nlohmann::ordered_json::array();
+        for (const instrument::FencePosition& f : c.positions) {
+            positions.push_back(positionName(p, f));
+        }
+        constraints.push_back({{"reason", c.reason}, {"positions", positions}});
+    }
+    j["constraints"] = constraints;
+    if (r.outcome == robustness::FenceOutcome::Impossible && !r.scTrace.steps.empty()) {
+        j["sc_trace"] = traceJson(p, r.scTrace);
+    }
+    j["stats"] = {{"rounds", r.rounds},
+                  {"checks", r.checks},
+                  {"states", r.scStates},
+                  {"time_s", info.seconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace tsoreach::cli

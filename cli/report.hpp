@@ -7,6 +7,7 @@
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/robustness/fence_synthesis.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
 #include <string>
@@ -35,5 +36,16 @@ std::string replayJson(const std::string& file, const std::string& traceFile,
 std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds);
 std::string robustJson(const Program& p, const std::string& file,
                        const robustness::RobustnessResult& r, double seconds);
+
+// Reports of `tsoreach fences`.
+struct FenceInfo {
+    std::string file;
+    std::string target; // "robustness" or "safety"
+    std::string model;
+    std::string engine;
+    double seconds = 0;
+};
+std::string fencesText(const Program& p, const FenceInfo& info, const robustness::FenceResult& r);
+std::string fencesJson(const Program& p, const FenceInfo& info, const robustness::FenceResult& r);
 
 } // namespace tsoreach::cli

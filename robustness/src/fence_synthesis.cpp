@@ -1,0 +1,285 @@
+#include "tsoreach/robustness/fence_synthesis.hpp"
+
+#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/robustness/hitting_set.hpp"
+#include "tsoreach/robustness/robustness.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace tsoreach::robustness {
+
+using instrument::FencePosition;
+
+std::vector<FencePosition> delayedDepartures(const Program& p, const reach::Trace& t,
+                                             std::size_t steps) {
+    std::vector<std::size_t> buffered(p.threads.size(), 0);
+    std::vector<FencePosition> out;
+    for (std::size_t i = 0; i < steps && i < t.steps.size(); ++i) {
+        const reach::TraceStep& s = t.steps[i];
+        std::size_t& pending = buffered[s.thread.index()];
+        if (s.kind == reach::StepKind::Flush) {
+            if (pending == 0) {
+                throw std::logic_error("delayedDepartures: a flush of an empty buffer");
+            }
+            --pending;
+            continue;
+        }
+        const Transition& tr = p.transition(s.transition);
+        if (pending > 0) {
+            out.push_back({s.thread, tr.from});
+        }
+        if (tr.instr.kind == InstrKind::Write) {
+            ++pending;
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+namespace {
+
+// States on a control-flow cycle of their thread (a fence there may run
+// many times).
+std::vector<std::vector<bool>> onCycle(const Program& p) {
+    std::vector<std::vector<bool>> out;
+    for (const Thread& th : p.threads) {
+        using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+        Graph g(th.stateCount());
+        std::vector<bool> selfLoop(th.stateCount(), false);
+        for (TransitionId id : th.transitions) {
+            const Transition& tr = p.transition(id);
+            boost::add_edge(tr.from.index(), tr.to.index(), g);
+            if (tr.from == tr.to) {
+                selfLoop[tr.from.index()] = true;
+            }
+        }
+        std::vector<std::size_t> component(th.stateCount());
+        const std::size_t count =
+            boost::strong_components(g, boost::make_iterator_property_map(
+                                            component.begin(), boost::get(boost::vertex_index, g)));
+        std::vector<std::size_t> size(count, 0);
+        for (std::size_t c : component) {
+            ++size[c];
+        }
+        std::vector<bool> cyc(th.stateCount());
+        for (std::size_t s = 0; s < th.stateCount(); ++s) {
+            cyc[s] = selfLoop[s] || size[component[s]] > 1;
+        }
+        out.push_back(std::move(cyc));
+    }
+    return out;
+}
+
+// The state loop shared by both targets.
+class Synthesis {
+  public:
+    Synthesis(const Program& p, const FenceOptions& options)
+        : p_(p), candidates_(instrument::fenceCandidates(p)) {
+        for (std::size_t i = 0; i < candidates_.size(); ++i) {
+            index_[candidates_[i]] = i;
+        }
+        const std::vector<std::vector<bool>> cyc =
+            options.cost == FenceCost::Loops ? onCycle(p) : std::vector<std::vector<bool>>();
+        for (const FencePosition& f : candidates_) {
+            cost_.push_back(
+                options.cost == FenceCost::Loops && cyc[f.thread.index()][f.state.index()] ? 10
+                                                                                           : 1);
+        }
+    }
+
+    // Adds the constraint of an execution of `fenced` (departures mapped to
+    // p's states by name); false when the execution delays nothing.
+    bool addConstraint(const instrument::FencedProgram& fenced, const reach::Trace& trace,
+                       std::size_t steps, std::string reason, bool withPositions) {
+        FenceConstraint c;
+        c.reason = std::move(reason);
+        for (const FencePosition& d : delayedDepartures(fenced.program, trace, steps)) {
+            const std::string& name = fenced.program.thread(d.thread).stateNames[d.state.index()];
+            const StateId s = findState(p_.thread(d.thread), name);
+            if (s.valid() && index_.contains({d.thread, s})) {
+                c.positions.push_back({d.thread, s});
+            }
+        }
+        if (c.positions.empty()) {
+            return false;
+        }
+        if (withPositions) {
+            c.reason += ": stores stay buffered past";
+            for (const FencePosition& f : c.positions) {
+                const Thread& t = p_.thread(f.thread);
+                c.reason += " " + t.name + ":" + t.stateNames[f.state.index()];
+            }
+        }
+        result.constraints.push_back(std::move(c));
+        return true;
+    }
+
+    // The next fence set: a minimum-cost hitting set of the constraints.
+    void solve() {
+        std::vector<std::vector<std::size_t>> sets;
+        for (const FenceConstraint& c : result.constraints) {
+            std::vector<std::size_t> s;
+            for (const FencePosition& f : c.positions) {
+                s.push_back(index_.at(f));
+            }
+            sets.push_back(std::move(s));
+        }
+        const HittingSet h = minimumHittingSet(sets, cost_);
+        exact_ = h.optimal;
+        result.fences.clear();
+        for (std::size_t e : h.chosen) {
+            result.fences.push_back(candidates_[e]);
+        }
+        std::sort(result.fences.begin(), result.fences.end());
+        result.cost = h.cost;
+    }
+
+    [[nodiscard]] instrument::FencedProgram fenced() const {
+        return instrument::insertFences(p_, result.fences);
+    }
+
+    FenceResult found(const instrument::FencedProgram& fenced) {
+        result.outcome = FenceOutcome::Found;
+        result.verified = true;
+        result.optimal = exact_;
+        result.fencedText = fenced.text;
+        result.cuts.clear();
+        for (const FencePosition& f : result.fences) {
+            std::vector<std::size_t> cut;
+            for (std::size_t k = 0; k < result.constraints.size(); ++k) {
+                const auto& pos = result.constraints[k].positions;
+                if (std::find(pos.begin(), pos.end(), f) != pos.end()) {
+                    cut.push_back(k);
+                }
+            }
+            result.cuts.push_back(std::move(cut));
+        }
+        return result;
+    }
+
+    FenceResult unknown(std::string reason) {
+        result.outcome = FenceOutcome::Unknown;
+        result.reason = std::move(reason);
+        return result;
+    }
+
+    [[nodiscard]] std::string describe(const instrument::FencedProgram& fenced,
+                                       TransitionId id) const {
+        const TransitionId original = fenced.origin[id.index()];
+        if (!original.valid()) {
+            return "a fence";
+        }
+        const Transition& tr = p_.transition(original);
+        return "'" + printInstruction(p_, tr) + "' (line " + std::to_string(tr.pos.line) + ")";
+    }
+
+    FenceResult result;
+
+  private:
+    const Program& p_;
+    std::vector<FencePosition> candidates_;
+    std::map<FencePosition, std::size_t> index_;
+    std::vector<std::uint64_t> cost_;
+    bool exact_ = true;
+};
+
+Goal goalByNames(const Program& p, const Goal& goal, const Program& to) {
+    Goal out(to);
+    for (ThreadId t : goal.constrainedThreads()) {
+        for (StateId s : goal.acceptedStates(t)) {
+            out.accept(t, findState(to.thread(t), p.thread(t).stateNames[s.index()]));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
+    Synthesis syn(p, options);
+    for (std::size_t round = 1; round <= options.maxRounds; ++round) {
+        syn.result.rounds = round;
+        const instrument::FencedProgram fenced = syn.fenced();
+        const RobustnessResult r =
+            checkTsoRobustness(fenced.program, options.search, WitnessScope::All, options.jobs);
+        ++syn.result.checks;
+        syn.result.scStates += r.scStates;
+        switch (r.verdict) {
+        case RobustVerdict::Robust:
+            return syn.found(fenced);
+        case RobustVerdict::Unknown:
+            return syn.unknown("robustness check of the fenced program: " + r.reason);
+        case RobustVerdict::NotRobust:
+            break;
+        }
+        for (const Witness& w : r.witnesses) {
+            const std::string& thread = fenced.program.thread(w.attack.thread).name;
+            const std::string reason = "attack: " + thread + " delays " +
+                                       syn.describe(fenced, w.attack.store) + " past " +
+                                       syn.describe(fenced, w.attack.load);
+            if (!syn.addConstraint(fenced, w.trace, w.trace.steps.size(), reason, false)) {
+                throw std::logic_error("a robustness witness that delays no store (" + reason +
+                                       ")");
+            }
+        }
+        syn.solve();
+    }
+    return syn.unknown("no verified fence set after " + std::to_string(options.maxRounds) +
+                       " rounds");
+}
+
+FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engine,
+                         const FenceOptions& options) {
+    Synthesis syn(p, options);
+    // Fences do not change SC executions: an SC-reachable goal stays reachable.
+    {
+        auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
+        const reach::Result r = reach::runChecked(*sc, p, goal, options.search);
+        ++syn.result.checks;
+        syn.result.scStates += r.stats.states;
+        if (r.verdict == reach::Verdict::Reachable) {
+            syn.result.outcome = FenceOutcome::Impossible;
+            syn.result.reason = "the goal is reachable under SC, so no fence set prevents it";
+            syn.result.scTrace = *r.trace;
+            return syn.result;
+        }
+        if (r.verdict == reach::Verdict::Unknown) {
+            return syn.unknown("SC check of the goal: " + r.reason);
+        }
+    }
+    for (std::size_t round = 1; round <= options.maxRounds; ++round) {
+        syn.result.rounds = round;
+        const instrument::FencedProgram fenced = syn.fenced();
+        const Goal fencedGoal = goalByNames(p, goal, fenced.program);
+        const reach::Result r =
+            reach::runChecked(engine, fenced.program, fencedGoal, options.search);
+        ++syn.result.checks;
+        syn.result.scStates += r.stats.states;
+        switch (r.verdict) {
+        case reach::Verdict::Unreachable:
+            return syn.found(fenced);
+        case reach::Verdict::Unknown:
+            return syn.unknown(std::string(engine.name()) +
+                               " check of the fenced program: " + r.reason);
+        case reach::Verdict::Reachable:
+            break;
+        }
+        const std::string reason = "trace " + std::to_string(syn.result.constraints.size() + 1) +
+                                   " (round " + std::to_string(round) + ") reaches the goal";
+        if (!syn.addConstraint(fenced, *r.trace, r.trace->goalStep, reason, true)) {
+            throw std::logic_error(
+                "a trace reaches the goal without delaying a store, yet SC does not reach it");
+        }
+        syn.solve();
+    }
+    return syn.unknown("no verified fence set after " + std::to_string(options.maxRounds) +
+                       " rounds");
+}
+
+} // namespace tsoreach::robustness
