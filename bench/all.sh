@@ -26,6 +26,10 @@ trap 'rm -f "$tmp"' EXIT
   echo
   bash bench/lazy.sh 120
   echo
+  echo "### Robustness fence sets of the Trencher corpus (bench/fences.sh 10)"
+  echo
+  bash bench/fences.sh 10
+  echo
   echo "### Robustness of the Trencher corpus (bench/robust.sh 60)"
   echo
   bash bench/robust.sh 60

@@ -1,5 +1,7 @@
 #include "tsoreach/lang/goal.hpp"
 
+#include <stdexcept>
+
 namespace tsoreach {
 
 Goal::Goal(const Program& p) : constrained_(p.threads.size(), 0) {
@@ -103,6 +105,22 @@ Goal parseGoalSpec(const Program& p, std::string_view spec) {
         start = comma + 1;
     }
     return g;
+}
+
+Goal goalByStateNames(const Program& from, const Goal& goal, const Program& to) {
+    Goal out(to);
+    for (ThreadId t : goal.constrainedThreads()) {
+        for (StateId s : goal.acceptedStates(t)) {
+            const std::string& name = from.thread(t).stateNames[s.index()];
+            const StateId mapped = findState(to.thread(t), name);
+            if (!mapped.valid()) {
+                throw std::logic_error("goal state '" + name + "' has no namesake in " +
+                                       to.sourceName);
+            }
+            out.accept(t, mapped);
+        }
+    }
+    return out;
 }
 
 } // namespace tsoreach

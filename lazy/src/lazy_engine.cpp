@@ -23,21 +23,6 @@ std::string_view LazyEngine::name() const {
     return variant_ == instrument::ExtensionVariant::Terminating ? "lazy" : "lazy-trencher";
 }
 
-Goal translateGoal(const Program& p, const Goal& goal, const Program& to) {
-    Goal out(to);
-    for (ThreadId t : goal.constrainedThreads()) {
-        for (StateId s : goal.acceptedStates(t)) {
-            const StateId mapped = findState(to.thread(t), p.thread(t).stateNames[s.index()]);
-            if (!mapped.valid()) {
-                throw std::logic_error("goal state '" + p.thread(t).stateNames[s.index()] +
-                                       "' lost by an extension");
-            }
-            out.accept(t, mapped);
-        }
-    }
-    return out;
-}
-
 reach::Trace originalTrace(const Program& p, std::span<const LazyOrigin> origins,
                            const reach::Trace& scTrace) {
     reach::Trace t;
@@ -340,7 +325,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             goalAt = g;
             wake.notify_all();
         }
-        const Goal rGoal = translateGoal(program, goal, *stage.program);
+        const Goal rGoal = goalByStateNames(program, goal, *stage.program);
         const reach::Result scResult =
             reach::runChecked(*sc, *stage.program, rGoal, remaining(options));
         {

@@ -189,16 +189,6 @@ class Synthesis {
     bool exact_ = true;
 };
 
-Goal goalByNames(const Program& p, const Goal& goal, const Program& to) {
-    Goal out(to);
-    for (ThreadId t : goal.constrainedThreads()) {
-        for (StateId s : goal.acceptedStates(t)) {
-            out.accept(t, findState(to.thread(t), p.thread(t).stateNames[s.index()]));
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
@@ -256,7 +246,7 @@ FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engi
     for (std::size_t round = 1; round <= options.maxRounds; ++round) {
         syn.result.rounds = round;
         const instrument::FencedProgram fenced = syn.fenced();
-        const Goal fencedGoal = goalByNames(p, goal, fenced.program);
+        const Goal fencedGoal = goalByStateNames(p, goal, fenced.program);
         const reach::Result r =
             reach::runChecked(engine, fenced.program, fencedGoal, options.search);
         ++syn.result.checks;

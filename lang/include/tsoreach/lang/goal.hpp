@@ -49,6 +49,11 @@ class Goal {
 // nullopt when no thread declares a final state.
 std::optional<Goal> defaultGoal(const Program& p);
 
+// `goal` of `from` for a program `to` whose threads and states carry from's
+// names (an extension or a fenced copy). Throws std::logic_error when an
+// accepted state has no namesake in `to`.
+Goal goalByStateNames(const Program& from, const Goal& goal, const Program& to);
+
 // Parses "THREAD=STATE[,THREAD=STATE...]"; a thread named twice accepts any of
 // its named states. Throws GoalSpecError naming the bad part.
 Goal parseGoalSpec(const Program& p, std::string_view spec);

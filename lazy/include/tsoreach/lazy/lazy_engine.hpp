@@ -44,7 +44,4 @@ class LazyEngine : public reach::Engine {
 reach::Trace originalTrace(const Program& p, std::span<const instrument::LazyOrigin> origins,
                            const reach::Trace& scTrace);
 
-// `goal` of `p` for a program whose threads and states carry p's names.
-Goal translateGoal(const Program& p, const Goal& goal, const Program& to);
-
 } // namespace tsoreach::lazy
