@@ -11,6 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace tsoreach {
 namespace {
@@ -115,6 +119,42 @@ end)");
     const AddressSets s = accessedAddresses(p);
     EXPECT_EQ(s.byTransition[0], ValueSet{});
     EXPECT_EQ(s.byTransition[1], (ValueSet{false, {2}}));
+}
+
+TEST(ValueSets, ChecksNarrowByEachComparison) {
+    // r in {0..5} through memory, k in {2, 3}; the check keeps the r for
+    // which some k satisfies it.
+    const std::vector<std::pair<std::string, std::vector<Value>>> cases{
+        {"== r k", {102, 103}},
+        {"!= r k", {100, 101, 102, 103, 104, 105}},
+        {"!= r 3", {100, 101, 102, 104, 105}},
+        {"< r k", {100, 101, 102}},
+        {"<= r k", {100, 101, 102, 103}},
+        {"> r k", {103, 104, 105}},
+        {">= r k", {102, 103, 104, 105}},
+        {"< k r", {103, 104, 105}},
+    };
+    for (const auto& [cond, expected] : cases) {
+        std::string text = "thread u initial a\n";
+        for (int v = 1; v <= 5; ++v) {
+            text += "transition a b write " + std::to_string(v) + " 0\n";
+        }
+        text += "end\nthread t initial a\ntransition a k local k 2\n"
+                "transition a k local k 3\ntransition k r read r 0\n"
+                "transition r c check " +
+                cond + "\ntransition c d write 1 + 100 r\nend\n";
+        const Program p = test::parse(text);
+        const AddressSets s = accessedAddresses(p);
+        EXPECT_EQ(s.byTransition.back(), (ValueSet{false, expected})) << cond;
+    }
+}
+
+TEST(ValueSets, CancelStopsTheAnalysis) {
+    const Program p = test::parse(test::randomProgram(7));
+    std::atomic<bool> cancel{true};
+    EXPECT_THROW(accessedAddresses(p, kDefaultValueSetLimit, &cancel), Cancelled);
+    cancel = false;
+    EXPECT_NO_THROW(accessedAddresses(p, kDefaultValueSetLimit, &cancel));
 }
 
 } // namespace

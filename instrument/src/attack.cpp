@@ -12,14 +12,12 @@ namespace tsoreach::instrument {
 
 namespace {
 
-// Control states of t reachable from `from` without crossing a fence, lock or
-// unlock: the loads a store at `from` may still be buffered at.
-// Fewest transitions from `from` to each control state of t without
-// crossing a fence, lock or unlock (-1: unreachable): the loads a store at
-// `from` may still be buffered at, and how far.
-std::vector<std::int64_t> distancesWithoutFences(const Program& p, const Thread& t, StateId from) {
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-    Graph g(t.stateCount());
+// The control graph of t without fence, lock and unlock transitions: a store
+// may still be buffered at the states it reaches in this graph.
+using FenceFreeGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+FenceFreeGraph fenceFreeGraph(const Program& p, const Thread& t) {
+    FenceFreeGraph g(t.stateCount());
     for (TransitionId id : t.transitions) {
         const Transition& tr = p.transition(id);
         const InstrKind k = tr.instr.kind;
@@ -27,14 +25,20 @@ std::vector<std::int64_t> distancesWithoutFences(const Program& p, const Thread&
             boost::add_edge(tr.from.index(), tr.to.index(), g);
         }
     }
-    std::vector<std::int64_t> dist(t.stateCount(), -1);
+    return g;
+}
+
+// Fewest transitions from `from` to each control state in g (-1:
+// unreachable). `dist` is reused across calls, so that a thread with
+// thousands of stores does not allocate per store.
+void distancesFrom(const FenceFreeGraph& g, StateId from, std::vector<std::int64_t>& dist) {
+    dist.assign(boost::num_vertices(g), -1);
     dist[from.index()] = 0;
     auto distances =
         boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g));
     boost::breadth_first_search(g, from.index(),
                                 boost::visitor(boost::make_bfs_visitor(
                                     boost::record_distances(distances, boost::on_tree_edge()))));
-    return dist;
 }
 
 // Writes the instrumented program text. States of each copy get a distinct
@@ -395,21 +399,31 @@ class AttackWriter {
 
 } // namespace
 
-std::vector<Attack> candidateAttacks(const Program& p) {
+std::vector<Attack> candidateAttacks(const Program& p, CancelFlag cancel) {
     std::vector<Attack> out;
+    std::vector<std::int64_t> dist;
+    std::vector<TransitionId> loads;
     for (std::size_t i = 0; i < p.threads.size(); ++i) {
         const Thread& t = p.threads[i];
+        const FenceFreeGraph g = fenceFreeGraph(p, t);
+        loads.clear();
+        for (TransitionId l : t.transitions) {
+            if (p.transition(l).instr.kind == InstrKind::Read) {
+                loads.push_back(l);
+            }
+        }
         for (TransitionId w : t.transitions) {
             const Transition& store = p.transition(w);
             if (store.instr.kind != InstrKind::Write) {
                 continue;
             }
-            const std::vector<std::int64_t> dist = distancesWithoutFences(p, t, store.to);
-            for (TransitionId l : t.transitions) {
-                const Transition& load = p.transition(l);
-                if (load.instr.kind == InstrKind::Read && dist[load.from.index()] >= 0) {
+            throwIfCancelled(cancel);
+            distancesFrom(g, store.to, dist);
+            for (TransitionId l : loads) {
+                const std::int64_t d = dist[p.transition(l).from.index()];
+                if (d >= 0) {
                     out.push_back({ThreadId(static_cast<std::uint32_t>(i)), w, l,
-                                   static_cast<std::uint32_t>(dist[load.from.index()])});
+                                   static_cast<std::uint32_t>(d)});
                 }
             }
         }
@@ -466,19 +480,48 @@ bool intersects(const ValueSet& a, const ValueSet& b) {
 
 } // namespace
 
-bool mayBeFeasible(const Program& p, const Attack& attack, const AddressSets& sets) {
-    const ValueSet& stored = sets.byTransition[attack.store.index()];
-    const ValueSet& loaded = sets.byTransition[attack.load.index()];
-    bool touchesStored = false;
-    bool writesLoaded = false;
+FeasibilityFilter::FeasibilityFilter(const Program& p, const AddressSets& sets)
+    : sets_(sets), touched_(p.threads.size()), written_(p.threads.size()) {
+    // Unions of the accessed addresses per thread: an attack asks about
+    // every other thread, and thousands of attacks share these.
+    auto add = [](ValueSet& into, const ValueSet& more) {
+        if (into.any || more.any) {
+            into.any = true;
+            into.values.clear();
+            return;
+        }
+        into.values.insert(into.values.end(), more.values.begin(), more.values.end());
+    };
     for (std::size_t i = 0; i < p.transitions.size(); ++i) {
         const Transition& tr = p.transitions[i];
-        if (tr.thread == attack.thread || !accessesMemory(tr.instr.kind)) {
+        if (!accessesMemory(tr.instr.kind)) {
             continue;
         }
-        touchesStored = touchesStored || intersects(sets.byTransition[i], stored);
-        writesLoaded = writesLoaded || (tr.instr.kind == InstrKind::Write &&
-                                        intersects(sets.byTransition[i], loaded));
+        const std::size_t t = tr.thread.index();
+        add(touched_[t], sets.byTransition[i]);
+        if (tr.instr.kind == InstrKind::Write) {
+            add(written_[t], sets.byTransition[i]);
+        }
+    }
+    for (std::vector<ValueSet>* all : {&touched_, &written_}) {
+        for (ValueSet& s : *all) {
+            std::sort(s.values.begin(), s.values.end());
+            s.values.erase(std::unique(s.values.begin(), s.values.end()), s.values.end());
+        }
+    }
+}
+
+bool FeasibilityFilter::mayBeFeasible(const Attack& attack) const {
+    const ValueSet& stored = sets_.byTransition[attack.store.index()];
+    const ValueSet& loaded = sets_.byTransition[attack.load.index()];
+    bool touchesStored = false;
+    bool writesLoaded = false;
+    for (std::size_t t = 0; t < touched_.size(); ++t) {
+        if (t == attack.thread.index()) {
+            continue;
+        }
+        touchesStored = touchesStored || intersects(touched_[t], stored);
+        writesLoaded = writesLoaded || intersects(written_[t], loaded);
     }
     return touchesStored && writesLoaded;
 }

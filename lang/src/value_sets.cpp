@@ -147,6 +147,41 @@ bool isComparison(ExprOp op) {
            op == ExprOp::Gt || op == ExprOp::Ge;
 }
 
+// Keeps the x in `xs` for which `x cmp y` holds for some y in `ys` (both
+// sorted): linear, since refinement runs on every check of every pass.
+void keepSatisfying(std::vector<Value>& xs, ExprOp cmp, const std::vector<Value>& ys) {
+    if (ys.empty()) {
+        xs.clear();
+        return;
+    }
+    switch (cmp) {
+    case ExprOp::Eq: {
+        std::vector<Value> both;
+        std::set_intersection(xs.begin(), xs.end(), ys.begin(), ys.end(), std::back_inserter(both));
+        xs = std::move(both);
+        return;
+    }
+    case ExprOp::Ne:
+        if (ys.size() == 1) {
+            std::erase(xs, ys.front());
+        }
+        return; // two distinct y: every x differs from one of them
+    case ExprOp::Lt:
+    case ExprOp::Le:
+        std::erase_if(xs, [&](Value x) { return !holds(cmp, x, ys.back()); });
+        return;
+    case ExprOp::Gt:
+    case ExprOp::Ge:
+        std::erase_if(xs, [&](Value x) { return !holds(cmp, x, ys.front()); });
+        return;
+    default:
+        std::erase_if(xs, [&](Value x) {
+            return std::none_of(ys.begin(), ys.end(), [&](Value y) { return holds(cmp, x, y); });
+        });
+        return;
+    }
+}
+
 // Narrows the registers to values under which `check cond` can pass, for
 // conditions made of && over comparisons of a register with an expression
 // and bare registers; other conditions narrow nothing. Without this, loop
@@ -184,10 +219,7 @@ void refine(std::span<const ExprNode> cond, std::vector<ValueSet>& regs, std::si
             if (r.any || bound.any) {
                 return;
             }
-            std::erase_if(r.values, [&](Value x) {
-                return std::none_of(bound.values.begin(), bound.values.end(),
-                                    [&](Value y) { return holds(cmp, x, y); });
-            });
+            keepSatisfying(r.values, cmp, bound.values);
         };
         narrow(lhs, rhs, op);
         narrow(rhs, lhs, mirrored(op));
@@ -201,7 +233,8 @@ bool feasible(const std::vector<ValueSet>& regs) {
 
 class Analysis {
   public:
-    Analysis(const Program& p, std::size_t limit) : p_(p), limit_(limit) {
+    Analysis(const Program& p, std::size_t limit, CancelFlag cancel)
+        : p_(p), limit_(limit), cancel_(cancel) {
         out_.byTransition.resize(p.transitions.size());
         env_.resize(p.threads.size());
         for (std::size_t t = 0; t < p.threads.size(); ++t) {
@@ -247,7 +280,10 @@ class Analysis {
                 queued[s] = true;
             }
         }
-        while (!work.empty()) {
+        for (std::size_t steps = 0; !work.empty(); ++steps) {
+            if (steps % 1024 == 0) {
+                throwIfCancelled(cancel_);
+            }
             const StateId s = work.back();
             work.pop_back();
             queued[s.index()] = false;
@@ -333,6 +369,7 @@ class Analysis {
 
     const Program& p_;
     std::size_t limit_;
+    CancelFlag cancel_;
     AddressSets out_;
     // By thread and control state: the registers' values, nullopt while
     // the state is not known to be reachable.
@@ -343,8 +380,8 @@ class Analysis {
 
 } // namespace
 
-AddressSets accessedAddresses(const Program& p, std::size_t limit) {
-    return Analysis(p, limit).run();
+AddressSets accessedAddresses(const Program& p, std::size_t limit, CancelFlag cancel) {
+    return Analysis(p, limit, cancel).run();
 }
 
 } // namespace tsoreach

@@ -161,6 +161,9 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     auto remaining = [&](reach::Options o) {
         if (options.timeoutSeconds > 0) {
             o.timeoutSeconds = std::max(1e-3, options.timeoutSeconds - elapsed());
+            if (o.reportedTimeoutSeconds == 0) {
+                o.reportedTimeoutSeconds = options.timeoutSeconds;
+            }
         }
         return o;
     };

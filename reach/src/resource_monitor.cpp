@@ -46,7 +46,10 @@ double ResourceMonitor::elapsedSeconds() const {
 std::optional<std::string> ResourceMonitor::exceeded(std::size_t searchBytes) {
     if (options_.timeoutSeconds > 0 && elapsedSeconds() >= options_.timeoutSeconds) {
         std::ostringstream os;
-        os << "timeout after " << options_.timeoutSeconds << " s (--timeout)";
+        os << "timeout after "
+           << (options_.reportedTimeoutSeconds > 0 ? options_.reportedTimeoutSeconds
+                                                   : options_.timeoutSeconds)
+           << " s (--timeout)";
         return os.str();
     }
     if (options_.maxMemoryMb > 0) {

@@ -85,11 +85,21 @@ std::string describe(const Program& p, const reach::Trace& t) {
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
                                     WitnessScope scope, unsigned jobs, AttackSearch search) {
     RobustnessResult r;
-    const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(p);
+    // The static passes take seconds on large extensions: a cancel stops
+    // them too, and the answer is then unknown.
+    std::vector<instrument::Attack> attacks;
+    AddressSets sets;
+    try {
+        attacks = instrument::candidateAttacks(p, options.cancel);
+        sets = accessedAddresses(p, kDefaultValueSetLimit, options.cancel);
+    } catch (const Cancelled&) {
+        r.verdict = RobustVerdict::Unknown;
+        r.reason = "cancelled";
+        return r;
+    }
     const std::size_t n = attacks.size();
     r.attacks = n;
     // Unsupported programs fail here, on this thread, before any search.
-    const AddressSets sets = accessedAddresses(p);
     try {
         instrument::checkSupported(p, sets);
     } catch (const instrument::UnsupportedProgram& e) {
@@ -98,6 +108,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         r.reason = e.what();
         return r;
     }
+    const instrument::FeasibilityFilter filter(p, sets);
 
     // Attacks form groups by scope; within a group only the feasible attack
     // of lowest index counts. Workers take attacks in index order and the
@@ -144,7 +155,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     outcomes[i].unknown = "cancelled";
                     continue;
                 }
-                if (!instrument::mayBeFeasible(p, attacks[i], sets)) {
+                if (!filter.mayBeFeasible(attacks[i])) {
                     continue; // infeasible without search (decided: no witness)
                 }
                 const instrument::AttackProgram instrumented =
@@ -178,6 +189,9 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     if (options.timeoutSeconds > 0) { // the time limit is per attack
                         mine.timeoutSeconds =
                             std::max(1e-3, options.timeoutSeconds - res.stats.timeSeconds);
+                        if (mine.reportedTimeoutSeconds == 0) {
+                            mine.reportedTimeoutSeconds = options.timeoutSeconds;
+                        }
                     }
                     res = reach::runChecked(*engine, attack, goal, mine);
                     ++queries;

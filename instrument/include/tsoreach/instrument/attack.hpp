@@ -33,7 +33,8 @@ class UnsupportedProgram : public std::runtime_error {
 
 // Every (thread, store, load) whose load the store can be delayed past,
 // ordered by distance, then by thread, store and load.
-std::vector<Attack> candidateAttacks(const Program& p);
+// Throws Cancelled when `cancel` is set before it is done.
+std::vector<Attack> candidateAttacks(const Program& p, CancelFlag cancel = nullptr);
 
 // Where a transition of the instrumented program comes from: an original
 // transition executed as under SC (`delayed` false: a store reaches memory at
@@ -61,6 +62,16 @@ void checkSupported(const Program& p, const AddressSets& sets);
 // the cycle needs another thread to write an address the load may read (its
 // first event after the load) and to touch an address the store may write
 // (or the late flush closes nothing).
-bool mayBeFeasible(const Program& p, const Attack& attack, const AddressSets& sets);
+// Built once per program: the addresses each thread touches and writes.
+class FeasibilityFilter {
+  public:
+    FeasibilityFilter(const Program& p, const AddressSets& sets); // keeps a reference to sets
+    [[nodiscard]] bool mayBeFeasible(const Attack& attack) const;
+
+  private:
+    const AddressSets& sets_;
+    std::vector<ValueSet> touched_; // by thread
+    std::vector<ValueSet> written_; // by thread
+};
 
 } // namespace tsoreach::instrument

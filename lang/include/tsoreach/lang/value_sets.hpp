@@ -6,6 +6,7 @@
 // transformations and reductions use to know which addresses an access with
 // a computed address can touch.
 
+#include "tsoreach/lang/cancel.hpp"
 #include "tsoreach/lang/program.hpp"
 
 #include <cstddef>
@@ -39,6 +40,8 @@ constexpr std::size_t kDefaultValueSetLimit = 64;
 // Runs the analysis to a fixpoint: flow-sensitive over each thread's
 // control states (register values per state), flow-insensitive over memory
 // (values stored per address, plus values stored at unknown addresses).
-AddressSets accessedAddresses(const Program& p, std::size_t limit = kDefaultValueSetLimit);
+// Throws Cancelled when `cancel` is set before it is done.
+AddressSets accessedAddresses(const Program& p, std::size_t limit = kDefaultValueSetLimit,
+                              CancelFlag cancel = nullptr);
 
 } // namespace tsoreach

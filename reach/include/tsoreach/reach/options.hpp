@@ -21,8 +21,11 @@ std::optional<SearchOrder> searchOrderFromName(std::string_view name);
 
 struct Options {
     SearchOrder search = SearchOrder::Dfs;
-    std::uint64_t maxStates = 0;   // stored states
-    double timeoutSeconds = 0;     // wall clock
+    std::uint64_t maxStates = 0; // stored states
+    double timeoutSeconds = 0;   // wall clock
+    // The limit a timeout's reason names, when a caller passes on what is
+    // left of its own limit (0: timeoutSeconds itself).
+    double reportedTimeoutSeconds = 0;
     std::uint64_t maxMemoryMb = 0; // resident set size of the process
     // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
     // may hold. A store it blocks makes a negative answer `unknown`.
