@@ -4,6 +4,7 @@
 #include "report.hpp"
 #include "trace_json.hpp"
 #include "tsoreach/instrument/extension.hpp"
+#include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/validate.hpp"
@@ -443,7 +444,15 @@ int runFences(const FencesArgs& a, Context& ctx) {
         }
         std::unique_ptr<reach::Engine> engine;
         try {
-            engine = lazy::makeAnyEngine(a.engine, model);
+            // The lazy loop rarely proves a cyclic program safe unless it
+            // is robust, and proving the fenced program safe is the last
+            // step of every synthesis: cyclic programs default to the
+            // explicit engine.
+            const std::string name = !a.engine.empty() ? a.engine
+                                     : model == reach::MemoryModel::TSO && hasControlCycle(program)
+                                         ? "explicit"
+                                         : "";
+            engine = lazy::makeAnyEngine(name, model);
         } catch (const reach::EngineUnavailable& e) {
             throw UsageError(e.what());
         }
@@ -617,8 +626,8 @@ int run(int argc, char** argv, Context& ctx) {
         ->capture_default_str();
     fencesCmd->add_option("--engine", fa.engine,
                           "Safety: the engine that checks each fenced "
-                          "program (default: lazy for tso, explicit "
-                          "for pso)");
+                          "program (default: lazy for acyclic tso programs, "
+                          "explicit otherwise)");
     fencesCmd
         ->add_option("--goal", fa.goals, "Safety: goal THREAD=STATE[,...] (default: final states)")
         ->delimiter(',');

@@ -584,5 +584,79 @@ end
         << unbounded.out;
 }
 
+TEST_F(Cli, FencesReportVerifiedMinimumSetsAndApplyThem) {
+    const std::string sb = write("sb.txt", kSb);
+    // Robustness: one fence per thread, after its store.
+    Outcome j = run("fences " + sb + " --target robustness --json --apply " +
+                    (dir / "fenced.txt").string());
+    ASSERT_EQ(j.code, 0) << j.err;
+    nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["command"], "fences");
+    EXPECT_EQ(doc["target"], "robustness");
+    EXPECT_EQ(doc["model"], "tso");
+    EXPECT_EQ(doc["outcome"], "found");
+    EXPECT_EQ(doc["count"], 2);
+    EXPECT_EQ(doc["verified"], true);
+    EXPECT_EQ(doc["optimal"], true);
+    ASSERT_EQ(doc["fences"].size(), 2U);
+    for (const auto& f : doc["fences"]) {
+        EXPECT_EQ(f["state"], "b");
+        EXPECT_EQ(f["line"], f["thread"] == "t0" ? 6 : 13) << f;
+        EXPECT_FALSE(f["cuts"].empty());
+    }
+    EXPECT_GE(doc["stats"]["rounds"], 1);
+    EXPECT_GE(doc["stats"]["checks"], 1);
+    EXPECT_TRUE(doc["stats"].contains("time_s"));
+    // The applied program is robust, and its goal unreachable under TSO.
+    const std::string fenced = (dir / "fenced.txt").string();
+    EXPECT_EQ(run("robust " + fenced).code, 0);
+    EXPECT_EQ(run("reach " + fenced + " --model tso").code, 0);
+    // Safety, under TSO and under PSO: the same two fences.
+    for (const char* model : {"tso", "pso"}) {
+        const std::string out = (dir / (std::string(model) + ".txt")).string();
+        Outcome s = run("fences " + sb + " --target safety --model " + model + " --apply " + out);
+        EXPECT_EQ(s.code, 0) << model << s.err;
+        EXPECT_EQ(firstLine(s.out),
+                  std::string("2 fences for safety under ") + model + " (verified, minimum):")
+            << s.out;
+        EXPECT_EQ(run("reach " + out + " --model " + model).code, 0) << model;
+    }
+    // Message passing needs none under TSO.
+    Outcome mp = run("fences " + write("mp.txt", kMp) + " --target robustness --json");
+    EXPECT_EQ(mp.code, 0) << mp.err;
+    EXPECT_EQ(nlohmann::json::parse(mp.out)["count"], 0);
+}
+
+TEST_F(Cli, FencesSayWhenNoFenceCanHelpAndRefuseWhatTheyCannotDo) {
+    // The goal is reachable under SC: exit 10 with the SC trace.
+    const std::string both = write("both.txt", R"(thread t0 initial a final b
+transition a b write 1 0
+end
+thread t1 initial a final b
+transition a b read r 0
+end
+)");
+    Outcome impossible = run("fences " + both + " --target safety");
+    EXPECT_EQ(impossible.code, 10) << impossible.err;
+    EXPECT_EQ(firstLine(impossible.out),
+              "no fence set helps: the goal is reachable under SC, so no fence set prevents it");
+    Outcome json = run("fences " + both + " --target safety --json");
+    EXPECT_EQ(json.code, 10);
+    EXPECT_EQ(nlohmann::json::parse(json.out)["outcome"], "impossible");
+    // No PSO robustness check exists: a usage error, not a wrong answer.
+    const std::string sb = write("sb.txt", kSb);
+    Outcome pso = run("fences " + sb + " --target robustness --model pso");
+    EXPECT_EQ(pso.code, 2);
+    EXPECT_NE(pso.err.find("--model tso only"), std::string::npos) << pso.err;
+    EXPECT_TRUE(pso.out.empty());
+    EXPECT_EQ(run("fences " + sb + " --target robustness --goal t0=d").code, 2);
+    EXPECT_EQ(run("fences " + sb + " --target safety --model sc").code, 2);
+    EXPECT_EQ(run("fences " + sb + " --target nonsense").code, 2);
+    // A limit that stops a check: unknown, exit 3, with the reason.
+    Outcome limited = run("fences " + sb + " --target safety --max-states 3");
+    EXPECT_EQ(limited.code, 3) << limited.out << limited.err;
+    EXPECT_NE(limited.out.find("unknown"), std::string::npos) << limited.out;
+}
+
 } // namespace
 } // namespace tsoreach

@@ -318,12 +318,22 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     }
 
     auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
+    std::size_t goalChecked = 0; // the newest stage whose goal check ran
     for (;;) {
         Stage stage;
         std::size_t g = 0;
         {
             const std::lock_guard<std::mutex> held(lock);
-            g = stages.size(); // the newest program covers the older ones
+            // A newer program covers the older ones, but an extension by a
+            // long path can be far bigger (countdown: 27 -> 5978 states)
+            // and its SC check far costlier: skip ahead only to programs
+            // of similar size.
+            const std::size_t next = goalChecked + 1;
+            g = stages.size();
+            while (g > next && stages[g - 1].size.states > 2 * stages[next - 1].size.states) {
+                --g;
+            }
+            goalChecked = g;
             stage = stages[g - 1];
             goalAt = g;
             wake.notify_all();
@@ -389,10 +399,28 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
                 return confirmByExplicit();
             }
             return finish(reach::Verdict::Unreachable, "");
-        case OracleEnd::Limit:
-            return finish(reach::Verdict::Unknown, "no conclusion after " +
-                                                       std::to_string(maxRounds) +
-                                                       " rounds (--max-iterations)");
+        case OracleEnd::Limit: {
+            // On cyclic programs the loop is a semi-decision: a program that
+            // is safe but not robust keeps yielding witnesses. The explicit
+            // engine decides it whenever the buffers it needs stay within
+            // --buffer-bound, so it gets the rest of the budget.
+            const std::string limit =
+                "no conclusion after " + std::to_string(maxRounds) + " rounds (--max-iterations)";
+            {
+                const std::lock_guard<std::mutex> quiet(lock);
+                say(limit + "; handing the program to the explicit engine; " +
+                    std::to_string(elapsed()) + " s");
+            }
+            auto exact = reach::makeEngine("explicit", reach::MemoryModel::TSO);
+            const reach::Result e = reach::runChecked(*exact, program, goal, remaining(options));
+            out.stats.states += e.stats.states;
+            out.stats.transitions += e.stats.transitions;
+            if (e.verdict == reach::Verdict::Unknown) {
+                return finish(reach::Verdict::Unknown, limit + "; explicit engine: " + e.reason);
+            }
+            out.trace = e.trace;
+            return finish(e.verdict, "");
+        }
         case OracleEnd::Unknown:
             return finish(reach::Verdict::Unknown,
                           externalCancel() ? std::string("cancelled") : endReason);

@@ -1,11 +1,9 @@
 #include "tsoreach/robustness/fence_synthesis.hpp"
 
+#include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/robustness/hitting_set.hpp"
 #include "tsoreach/robustness/robustness.hpp"
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/strong_components.hpp>
 
 #include <algorithm>
 #include <map>
@@ -44,38 +42,6 @@ std::vector<FencePosition> delayedDepartures(const Program& p, const reach::Trac
 
 namespace {
 
-// States on a control-flow cycle of their thread (a fence there may run
-// many times).
-std::vector<std::vector<bool>> onCycle(const Program& p) {
-    std::vector<std::vector<bool>> out;
-    for (const Thread& th : p.threads) {
-        using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-        Graph g(th.stateCount());
-        std::vector<bool> selfLoop(th.stateCount(), false);
-        for (TransitionId id : th.transitions) {
-            const Transition& tr = p.transition(id);
-            boost::add_edge(tr.from.index(), tr.to.index(), g);
-            if (tr.from == tr.to) {
-                selfLoop[tr.from.index()] = true;
-            }
-        }
-        std::vector<std::size_t> component(th.stateCount());
-        const std::size_t count =
-            boost::strong_components(g, boost::make_iterator_property_map(
-                                            component.begin(), boost::get(boost::vertex_index, g)));
-        std::vector<std::size_t> size(count, 0);
-        for (std::size_t c : component) {
-            ++size[c];
-        }
-        std::vector<bool> cyc(th.stateCount());
-        for (std::size_t s = 0; s < th.stateCount(); ++s) {
-            cyc[s] = selfLoop[s] || size[component[s]] > 1;
-        }
-        out.push_back(std::move(cyc));
-    }
-    return out;
-}
-
 // The state loop shared by both targets.
 class Synthesis {
   public:
@@ -85,7 +51,7 @@ class Synthesis {
             index_[candidates_[i]] = i;
         }
         const std::vector<std::vector<bool>> cyc =
-            options.cost == FenceCost::Loops ? onCycle(p) : std::vector<std::vector<bool>>();
+            options.cost == FenceCost::Loops ? statesOnCycles(p) : std::vector<std::vector<bool>>();
         for (const FencePosition& f : candidates_) {
             cost_.push_back(
                 options.cost == FenceCost::Loops && cyc[f.thread.index()][f.state.index()] ? 10
@@ -93,19 +59,34 @@ class Synthesis {
         }
     }
 
-    // Adds the constraint of an execution of `fenced` (departures mapped to
-    // p's states by name); false when the execution delays nothing.
-    bool addConstraint(const instrument::FencedProgram& fenced, const reach::Trace& trace,
-                       std::size_t steps, std::string reason, bool withPositions) {
-        FenceConstraint c;
-        c.reason = std::move(reason);
+    // The departures of an execution of `fenced`, mapped to p's fence
+    // positions by state name.
+    [[nodiscard]] std::vector<FencePosition> departures(const instrument::FencedProgram& fenced,
+                                                        const reach::Trace& trace,
+                                                        std::size_t steps) const {
+        std::vector<FencePosition> out;
         for (const FencePosition& d : delayedDepartures(fenced.program, trace, steps)) {
             const std::string& name = fenced.program.thread(d.thread).stateNames[d.state.index()];
             const StateId s = findState(p_.thread(d.thread), name);
             if (s.valid() && index_.contains({d.thread, s})) {
-                c.positions.push_back({d.thread, s});
+                out.push_back({d.thread, s});
             }
         }
+        return out;
+    }
+
+    // Adds the constraint of an execution of `fenced`; false when the
+    // execution delays nothing.
+    bool addConstraint(const instrument::FencedProgram& fenced, const reach::Trace& trace,
+                       std::size_t steps, std::string reason, bool withPositions) {
+        return addConstraint(departures(fenced, trace, steps), std::move(reason), withPositions);
+    }
+
+    bool addConstraint(std::vector<FencePosition> positions, std::string reason,
+                       bool withPositions) {
+        FenceConstraint c;
+        c.reason = std::move(reason);
+        c.positions = std::move(positions);
         if (c.positions.empty()) {
             return false;
         }
@@ -118,6 +99,18 @@ class Synthesis {
         }
         result.constraints.push_back(std::move(c));
         return true;
+    }
+
+    // Every fence position not in `keep` (sorted).
+    [[nodiscard]] std::vector<FencePosition>
+    complementOf(const std::vector<FencePosition>& keep) const {
+        std::vector<FencePosition> out;
+        for (const FencePosition& f : candidates_) {
+            if (!std::binary_search(keep.begin(), keep.end(), f)) {
+                out.push_back(f);
+            }
+        }
+        return out;
     }
 
     // The next fence set: a minimum-cost hitting set of the constraints.
@@ -260,12 +253,42 @@ FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engi
         case reach::Verdict::Reachable:
             break;
         }
-        const std::string reason = "trace " + std::to_string(syn.result.constraints.size() + 1) +
-                                   " (round " + std::to_string(round) + ") reaches the goal";
-        if (!syn.addConstraint(fenced, *r.trace, r.trace->goalStep, reason, true)) {
+        std::vector<FencePosition> c = syn.departures(fenced, *r.trace, r.trace->goalStep);
+        if (c.empty()) {
             throw std::logic_error(
                 "a trace reaches the goal without delaying a store, yet SC does not reach it");
         }
+        // Shrink the constraint. C must be hit whenever p fenced at every
+        // position outside C reaches the goal: fences only remove
+        // executions, so a fence set missing C, a subset of those, keeps
+        // one. Dropping x from C is therefore tested by fencing x as well;
+        // a trace found then delays only inside C \ {x}, and its departures
+        // become C. Traces of a depth-first search delay stores far longer
+        // than the bug needs, and constraints that large make the loop take
+        // dozens of rounds.
+        for (std::size_t i = 0; i < c.size() && c.size() > 1;) {
+            std::vector<FencePosition> without = c;
+            without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
+            const instrument::FencedProgram more =
+                instrument::insertFences(p, syn.complementOf(without));
+            const reach::Result m = reach::runChecked(
+                engine, more.program, goalByStateNames(p, goal, more.program), options.search);
+            ++syn.result.checks;
+            syn.result.scStates += m.stats.states;
+            std::vector<FencePosition> smaller;
+            if (m.verdict == reach::Verdict::Reachable) {
+                smaller = syn.departures(more, *m.trace, m.trace->goalStep);
+            }
+            if (smaller.empty()) {
+                ++i; // x is needed (or undecided: keeping it is always sound)
+            } else {
+                c = std::move(smaller);
+                i = 0;
+            }
+        }
+        const std::string reason = "trace " + std::to_string(syn.result.constraints.size() + 1) +
+                                   " (round " + std::to_string(round) + ") reaches the goal";
+        syn.addConstraint(std::move(c), reason, true);
         syn.solve();
     }
     return syn.unknown("no verified fence set after " + std::to_string(options.maxRounds) +
