@@ -148,8 +148,12 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     std::condition_variable wake;
     std::atomic<bool> stop{false};
     OracleThread oracleThread(stop, wake);
+    // The newest program whose goal check ran: the rounds the answer
+    // needed (the oracle thread may have built one more program ahead).
+    std::size_t goalChecked = 0;
     auto finish = [&](reach::Verdict v, std::string reason) {
         oracleThread.halt(); // no more updates of `out` and `loop`
+        loop.iterations = goalChecked;
         out.verdict = v;
         out.reason = std::move(reason);
         out.stats.timeSeconds = elapsed();
@@ -221,7 +225,6 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         s.size = sizeOf(r);
         s.program = std::make_shared<const Program>(std::move(r));
         s.origins = std::make_shared<const std::vector<LazyOrigin>>(std::move(origins));
-        loop.iterations = stages.size() + 1;
         loop.largestStates = std::max(loop.largestStates, s.size.states);
         loop.largestTransitions = std::max(loop.largestTransitions, s.size.transitions);
         stages.push_back(std::move(s));
@@ -318,7 +321,6 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     }
 
     auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
-    std::size_t goalChecked = 0; // the newest stage whose goal check ran
     for (;;) {
         Stage stage;
         std::size_t g = 0;
