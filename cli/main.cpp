@@ -248,6 +248,46 @@ int runInstrument(const InstrumentArgs& a) {
     return exitHolds;
 }
 
+struct ExploreArgs {
+    std::string file;
+    std::string model = "tso";
+    std::string engine = "dpor";
+    bool json = false;
+    bool printTraces = false;
+    double timeout = 0;
+    std::uint64_t maxMemory = 0;
+};
+
+// Exit 0 when every execution class was explored, 3 otherwise.
+int runExplore(const ExploreArgs& a, Context& ctx) {
+    ctx.model = a.model;
+    ctx.engine = a.engine;
+    const reach::MemoryModel model = *reach::memoryModelFromName(a.model);
+    Program program = parseProgramFile(a.file);
+    reach::ExploreOptions o;
+    o.limits.timeoutSeconds = a.timeout;
+    o.limits.maxMemoryMb = a.maxMemory;
+    std::string traces;
+    std::size_t count = 0;
+    if (a.printTraces) {
+        const Goal none(program);
+        o.onExecution = [&](const reach::Trace& t, bool blocked) {
+            const reach::ReplayOutcome replay =
+                reach::replayTrace(program, none, t, reach::Recorded::IfGiven);
+            if (!replay.ok) {
+                throw reach::TraceReplayError("an explored execution does not replay: " +
+                                              replay.error);
+            }
+            traces += "execution " + std::to_string(++count) + (blocked ? " (blocked)" : "") +
+                      ":\n" + cli::traceTable(program, replay.completed) + "\n";
+        };
+    }
+    const reach::ExploreResult r = reach::dporExplore(program, model, o);
+    const cli::ExploreInfo info{a.file, model, a.engine};
+    emit(a.json ? cli::exploreJson(info, r) : cli::exploreText(info, r, traces));
+    return r.complete ? exitHolds : exitUnknown;
+}
+
 struct RobustArgs {
     std::string file;
     std::string model = "tso";
@@ -661,6 +701,27 @@ int run(int argc, char** argv, Context& ctx) {
     fencesCmd->add_option("--max-memory", fa.maxMemory, "Per check: stop beyond MB of memory")
         ->check(nonNegativeInteger);
 
+    ExploreArgs ea;
+    CLI::App* exploreCmd = app.add_subcommand(
+        "explore", "Explore every execution class (Shasha-Snir trace) of an acyclic program "
+                   "with DPOR and count them");
+    exploreCmd->footer("Exit codes: 0 every class explored, 3 unknown (a limit, or a program "
+                       "the engine does not support), 2 usage or input error.");
+    exploreCmd->add_option("FILE", ea.file, "Program file")->required();
+    exploreCmd->add_option("--model", ea.model, "Memory model")
+        ->check(CLI::IsMember({"sc", "tso", "pso"}))
+        ->capture_default_str();
+    exploreCmd->add_option("--engine", ea.engine, "Exploration engine")
+        ->check(CLI::IsMember({"dpor"}))
+        ->capture_default_str();
+    exploreCmd->add_flag("--json", ea.json, "Print one JSON object (docs/json.md)");
+    exploreCmd->add_flag("--print-traces", ea.printTraces,
+                         "Print every complete or blocked execution (small programs)");
+    exploreCmd->add_option("--timeout", ea.timeout, "Stop after S seconds (unknown)")
+        ->check(nonNegativeNumber);
+    exploreCmd->add_option("--max-memory", ea.maxMemory, "Stop beyond MB of memory (unknown)")
+        ->check(nonNegativeInteger);
+
     std::string printFile;
     CLI::App* printCmd = app.add_subcommand("print", "Print the program in canonical form");
     printCmd->add_option("FILE", printFile, "Program file")->required();
@@ -715,6 +776,11 @@ int run(int argc, char** argv, Context& ctx) {
         ctx.command = "fences";
         ctx.file = fa.file;
         return runFences(fa, ctx);
+    }
+    if (*exploreCmd) {
+        ctx.command = "explore";
+        ctx.file = ea.file;
+        return runExplore(ea, ctx);
     }
     if (*replayCmd) {
         ctx.command = "replay";

@@ -508,4 +508,42 @@ std::string fencesJson(const Program& p, const FenceInfo& info, const robustness
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
+                        const std::string& traces) {
+    std::ostringstream out;
+    out << traces;
+    if (r.complete) {
+        out << "explored every execution class under " << reach::name(info.model) << " ("
+            << info.engine << ")\n";
+    } else {
+        out << "unknown: " << r.reason << "\n";
+    }
+    const reach::ExploreStats& s = r.stats;
+    out << "executions:   " << s.executions << "\n"
+        << "blocked:      " << s.blocked << " (stopped by a failed check)\n"
+        << "redundant:    " << s.redundant << " (cut short by sleep sets)\n"
+        << "outcomes:     " << s.outcomes << " (distinct final registers and memory)\n"
+        << "events:       " << s.events << "\n"
+        << "time:         " << s.timeSeconds << " s\n";
+    return out.str();
+}
+
+std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "explore";
+    j["file"] = info.file;
+    j["model"] = reach::name(info.model);
+    j["engine"] = info.engine;
+    j["complete"] = r.complete;
+    if (!r.complete) {
+        j["reason"] = r.reason;
+    }
+    j["stats"] = {{"executions", r.stats.executions}, {"blocked", r.stats.blocked},
+                  {"redundant", r.stats.redundant},   {"outcomes", r.stats.outcomes},
+                  {"events", r.stats.events},         {"time_s", r.stats.timeSeconds}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace tsoreach::cli

@@ -5,6 +5,7 @@
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
@@ -47,5 +48,19 @@ struct FenceInfo {
 };
 std::string fencesText(const Program& p, const FenceInfo& info, const robustness::FenceResult& r);
 std::string fencesJson(const Program& p, const FenceInfo& info, const robustness::FenceResult& r);
+
+// Reports of `tsoreach explore`; `traces` holds the tables of
+// --print-traces (empty otherwise).
+struct ExploreInfo {
+    std::string file;
+    reach::MemoryModel model = reach::MemoryModel::SC;
+    std::string engine;
+};
+std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
+                        const std::string& traces);
+std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r);
+
+// A trace as the table of the text reports.
+std::string traceTable(const Program& p, const reach::Trace& trace);
 
 } // namespace tsoreach::cli

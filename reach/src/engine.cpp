@@ -1,6 +1,7 @@
 #include "tsoreach/reach/engine.hpp"
 
 #include "explicit_engine.hpp"
+#include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/replay.hpp"
 
 #include <algorithm>
@@ -19,6 +20,10 @@ std::span<const EngineInfo> engineRegistry() {
          "explicit-state search over the operational semantics (--search dfs|bfs)",
          {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
          [](MemoryModel m) { return std::make_unique<ExplicitEngine>(m); }},
+        {"dpor",
+         "stateless DPOR over chronological traces (acyclic programs without locks)",
+         {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
+         [](MemoryModel m) { return std::make_unique<DporEngine>(m); }},
     };
     return registry;
 }

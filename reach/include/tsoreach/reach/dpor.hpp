@@ -1,0 +1,68 @@
+#pragma once
+// Stateless exploration with dynamic partial-order reduction over
+// chronological traces (paper 000, digest section 2): every buffered store's
+// flush is an event of an auxiliary thread (one per thread under TSO, one
+// per thread and address under PSO), happens-before is tracked with vector
+// clocks, and Source-DPOR with sleep sets explores each Shasha-Snir trace
+// of complete executions once. Executions that sleep sets cut short are
+// counted as redundant.
+//
+// Acyclic programs without lock/unlock only: others get `unknown` with the
+// reason (there is no loop unrolling yet).
+
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/model.hpp"
+#include "tsoreach/reach/options.hpp"
+#include "tsoreach/reach/trace.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace tsoreach::reach {
+
+struct ExploreStats {
+    std::uint64_t executions = 0; // complete: every thread done, every buffer empty
+    std::uint64_t blocked = 0;    // stopped by a failed `check`
+    std::uint64_t redundant = 0;  // cut short by sleep sets (Source-DPOR is not optimal)
+    std::uint64_t outcomes = 0;   // distinct final registers and memory of complete executions
+    std::uint64_t events = 0;     // events executed in total
+    double timeSeconds = 0;
+};
+
+struct ExploreResult {
+    bool complete = false; // every class explored (false: see reason)
+    std::string reason;
+    ExploreStats stats;
+    std::optional<Trace> goalTrace; // with a goal: a trace reaching it
+};
+
+struct ExploreOptions {
+    Options limits;             // timeout, memory, cancel
+    const Goal* goal = nullptr; // stop at the first execution that reaches it
+    // Called with every complete or blocked execution (for --print-traces);
+    // `blocked` tells which.
+    std::function<void(const Trace&, bool blocked)> onExecution;
+};
+
+// Why dpor cannot explore `p` under `model`, if it cannot.
+std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model);
+
+ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOptions& options);
+
+// The engine behind `--engine dpor`.
+class DporEngine final : public Engine {
+  public:
+    explicit DporEngine(MemoryModel model) : model_(model) {}
+    [[nodiscard]] std::string_view name() const override { return "dpor"; }
+    [[nodiscard]] MemoryModel model() const override { return model_; }
+    Result run(const Program& program, const Goal& goal, const Options& options) override;
+
+  private:
+    MemoryModel model_;
+};
+
+} // namespace tsoreach::reach

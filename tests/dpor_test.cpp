@@ -1,0 +1,213 @@
+// DPOR over chronological traces (issue 9): the number of complete
+// executions is the number of Shasha-Snir traces, exactly, on the litmus
+// tests of the digest's section 7 and on random check-free acyclic programs
+// (against the brute-force enumerator of the tests); reachability verdicts
+// agree with the explicit engine.
+
+#include "random_program.hpp"
+#include "robustness_oracle.hpp"
+#include "test_util.hpp"
+#include "tsoreach/reach/dpor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace tsoreach {
+namespace {
+
+using reach::MemoryModel;
+
+reach::ExploreStats explore(const std::string& text, MemoryModel m) {
+    const Program p = test::parse(text);
+    reach::ExploreOptions o;
+    const reach::ExploreResult r = reach::dporExplore(p, m, o);
+    EXPECT_TRUE(r.complete) << r.reason;
+    return r.stats;
+}
+
+struct Litmus {
+    const char* name;
+    const char* text;
+    std::uint64_t sc, tso, pso;
+};
+
+// Addresses: x = 0, y = 1, z = 2.
+const Litmus kLitmus[] = {
+    {"SB", R"(thread p initial a transition a b write 1 0 transition b c read r 1 end
+thread q initial a transition a b write 1 1 transition b c read s 0 end)",
+     3, 4, 4},
+    {"SB+fences", R"(thread p initial a transition a b write 1 0 transition b f mfence
+transition f c read r 1 end
+thread q initial a transition a b write 1 1 transition b f mfence transition f c read s 0 end)",
+     3, 3, 3},
+    {"SB+one fence", R"(thread p initial a transition a b write 1 0 transition b f mfence
+transition f c read r 1 end
+thread q initial a transition a b write 1 1 transition b c read s 0 end)",
+     3, 4, 4},
+    {"MP", R"(thread p initial a transition a b write 1 0 transition b c write 1 1 end
+thread q initial a transition a b read r 1 transition b c read s 0 end)",
+     3, 3, 4},
+    {"MP+fence", R"(thread p initial a transition a b write 1 0 transition b f mfence
+transition f c write 1 1 end
+thread q initial a transition a b read r 1 transition b c read s 0 end)",
+     3, 3, 3},
+    {"Fig. 5", R"(thread p initial a transition a b write 1 0 transition b c read r 0 end
+thread q initial a transition a b write 2 0 end)",
+     3, 3, 3},
+    {"Peterson idiom (Fig. 10a)", R"(thread p initial a transition a b write 1 0
+transition b c write 1 2 transition c d read a 2 transition d e read b 1 end
+thread q initial a transition a b write 1 1 transition b c write 0 2 transition c d read c 2
+transition d e read d 0 end)",
+     6, 12, 16},
+    {"SB+rfi", R"(thread p initial a transition a b write 1 0 transition b c read a 0
+transition c d read b 1 end
+thread q initial a transition a b write 1 1 transition b c read c 1 transition c d read d 0 end)",
+     3, 4, 4},
+    {"store forwarding", R"(thread p initial a transition a b write 1 0 transition b c read r 0
+end)",
+     1, 1, 1},
+    {"CoRR", R"(thread p initial a transition a b write 1 0 transition b c write 2 0 end
+thread q initial a transition a b read r 0 transition b c read s 0 end)",
+     6, 6, 6},
+    {"2+2W", R"(thread p initial a transition a b write 1 0 transition b c write 2 1 end
+thread q initial a transition a b write 1 1 transition b c write 2 0 end)",
+     3, 3, 4},
+    {"R", R"(thread p initial a transition a b write 1 0 transition b c write 1 1 end
+thread q initial a transition a b write 2 1 transition b c read r 0 end)",
+     3, 4, 4},
+    {"S", R"(thread p initial a transition a b write 2 0 transition b c write 1 1 end
+thread q initial a transition a b read r 1 transition b c write 1 0 end)",
+     3, 3, 4},
+    {"IRIW", R"(thread w1 initial a transition a b write 1 0 end
+thread w2 initial a transition a b write 1 1 end
+thread r1 initial a transition a b read a 0 transition b c read b 1 end
+thread r2 initial a transition a b read c 1 transition b c read d 0 end)",
+     15, 15, 15},
+    {"LB", R"(thread p initial a transition a b read r 0 transition b c write 1 1 end
+thread q initial a transition a b read s 1 transition b c write 1 0 end)",
+     3, 3, 3},
+};
+
+TEST(Dpor, LitmusCountsAreExact) {
+    for (const Litmus& l : kLitmus) {
+        const std::uint64_t expected[] = {l.sc, l.tso, l.pso};
+        const MemoryModel models[] = {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO};
+        for (int k = 0; k < 3; ++k) {
+            const reach::ExploreStats s = explore(l.text, models[k]);
+            EXPECT_EQ(s.executions, expected[k]) << l.name << " under " << reach::name(models[k]);
+            EXPECT_EQ(s.blocked, 0U) << l.name;
+        }
+    }
+}
+
+// The random acyclic generator's programs made check-free and
+// deterministic: every check becomes a noop and only the first transition
+// out of each state stays. Then every execution is complete, and classes
+// are exactly the (rf, co) pairs (with a choice between transitions, paths
+// that differ only in local steps would be one (rf, co) pair but two
+// executions).
+std::string checkFree(std::uint64_t seed) {
+    const std::string text =
+        std::regex_replace(test::randomAcyclicProgram(seed), std::regex("check [^\n]*"), "noop");
+    std::istringstream in(text);
+    std::string out;
+    std::set<std::string> left; // states with an outgoing transition, this thread
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("thread", 0) == 0) {
+            left.clear();
+        }
+        if (line.rfind("transition ", 0) == 0) {
+            std::istringstream words(line.substr(11));
+            std::string from;
+            words >> from;
+            if (!left.insert(from).second) {
+                continue;
+            }
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+TEST(Dpor, ExecutionsEqualShashaSnirClassesOnRandomPrograms) {
+    std::size_t programs = 0;
+    std::uint64_t executions = 0;
+    std::uint64_t redundant = 0;
+    for (std::uint64_t seed = 0; programs < 300 && seed < 1000; ++seed) {
+        const std::string text = checkFree(seed);
+        const Program p = test::parse(text);
+        if (reach::dporUnsupported(p, MemoryModel::PSO)) {
+            continue; // locks
+        }
+        bool counted = false;
+        for (const auto& [model, rob] : {std::pair{MemoryModel::SC, test::RobModel::SC},
+                                         std::pair{MemoryModel::TSO, test::RobModel::TSO},
+                                         std::pair{MemoryModel::PSO, test::RobModel::PSO}}) {
+            test::RobOptions o;
+            o.model = rob;
+            o.maxStates = 50000;
+            const test::RobResult brute = test::robustness(p, o);
+            if (brute.verdict == test::RobVerdict::Unknown) {
+                continue;
+            }
+            reach::ExploreOptions eo;
+            const reach::ExploreResult r = reach::dporExplore(p, model, eo);
+            ASSERT_TRUE(r.complete) << r.reason << "\n" << text;
+            EXPECT_EQ(r.stats.executions, brute.ssClasses)
+                << "seed " << seed << " under " << reach::name(model) << "\n"
+                << text;
+            executions += r.stats.executions;
+            redundant += r.stats.redundant;
+            counted = true;
+        }
+        programs += counted ? 1 : 0;
+    }
+    EXPECT_EQ(programs, 300U);
+    std::cout << "[ dpor ] " << programs << " programs, " << executions << " executions, "
+              << redundant << " redundant\n";
+}
+
+TEST(Dpor, VerdictsAgreeWithTheExplicitEngine) {
+    std::size_t reachable = 0;
+    std::size_t checked = 0;
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+        const std::string text = test::randomAcyclicProgram(seed);
+        const Program p = test::parse(text);
+        const std::optional<Goal> goal = defaultGoal(p);
+        if (!goal || reach::dporUnsupported(p, MemoryModel::PSO)) {
+            continue;
+        }
+        for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO}) {
+            auto dpor = reach::makeEngine("dpor", m);
+            auto exp = reach::makeEngine("explicit", m);
+            const reach::Result a = reach::runChecked(*dpor, p, *goal, {});
+            const reach::Result b = reach::runChecked(*exp, p, *goal, {});
+            ASSERT_NE(a.verdict, reach::Verdict::Unknown) << a.reason << "\n" << text;
+            EXPECT_EQ(a.verdict, b.verdict)
+                << "seed " << seed << " under " << reach::name(m) << "\n"
+                << text;
+            reachable += a.verdict == reach::Verdict::Reachable ? 1 : 0;
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 300U);
+    std::cout << "[ dpor ] " << checked << " verdicts, " << reachable << " reachable\n";
+}
+
+TEST(Dpor, CyclicProgramsAndLocksAreUnknownWithTheReason) {
+    const Program loop = test::parse("thread t initial a final b transition a a read r 0 "
+                                     "transition a b check == r 1 end\n");
+    auto e = reach::makeEngine("dpor", MemoryModel::TSO);
+    const reach::Result r = e->run(loop, *defaultGoal(loop), {});
+    EXPECT_EQ(r.verdict, reach::Verdict::Unknown);
+    EXPECT_NE(r.reason.find("control-flow cycle"), std::string::npos) << r.reason;
+    const Program lock = test::parse("thread t initial a final b transition a b lock end\n");
+    EXPECT_EQ(e->run(lock, *defaultGoal(lock), {}).verdict, reach::Verdict::Unknown);
+}
+
+} // namespace
+} // namespace tsoreach
