@@ -90,6 +90,13 @@ TEST_P(ExampleVerdict, MatchesHeader) {
     Program p = parseProgramFile(c.file.string());
     std::optional<Goal> goal = defaultGoal(p);
     ASSERT_TRUE(goal.has_value()) << "examples must declare a goal";
+    for (const reach::EngineInfo* info : lazy::catalogFor(c.model)) {
+        if (info->name == c.engine) {
+            if (std::optional<std::string> why = info->unsupportedFor(p, c.model)) {
+                GTEST_SKIP() << *why;
+            }
+        }
+    }
     auto engine = lazy::makeAnyEngine(c.engine, c.model);
     reach::Options o;
     o.search = c.search;

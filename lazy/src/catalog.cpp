@@ -14,7 +14,8 @@ std::span<const reach::EngineInfo> engineCatalog() {
                        [](reach::MemoryModel) {
                            return std::make_unique<LazyEngine>(
                                instrument::ExtensionVariant::Terminating);
-                       }});
+                       },
+                       nullptr});
         const std::span<const reach::EngineInfo> base = reach::engineRegistry();
         all.insert(all.end(), base.begin(), base.end());
         return all;

@@ -19,11 +19,13 @@ std::span<const EngineInfo> engineRegistry() {
         {"explicit",
          "explicit-state search over the operational semantics (--search dfs|bfs)",
          {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
-         [](MemoryModel m) { return std::make_unique<ExplicitEngine>(m); }},
+         [](MemoryModel m) { return std::make_unique<ExplicitEngine>(m); },
+         nullptr},
         {"dpor",
          "stateless DPOR over chronological traces (acyclic programs without locks)",
          {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
-         [](MemoryModel m) { return std::make_unique<DporEngine>(m); }},
+         [](MemoryModel m) { return std::make_unique<DporEngine>(m); },
+         dporUnsupported},
     };
     return registry;
 }

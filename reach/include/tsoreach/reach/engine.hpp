@@ -12,8 +12,10 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +40,12 @@ struct EngineInfo {
     std::string_view description;
     std::vector<MemoryModel> models;
     std::function<std::unique_ptr<Engine>(MemoryModel)> make;
+    // Why the engine cannot decide a program under a model (it answers
+    // `unknown` with that reason), or nothing; null: it decides every one.
+    std::function<std::optional<std::string>(const Program&, MemoryModel)> unsupported;
+    [[nodiscard]] std::optional<std::string> unsupportedFor(const Program& p, MemoryModel m) const {
+        return unsupported ? unsupported(p, m) : std::nullopt;
+    }
     [[nodiscard]] bool supports(MemoryModel m) const;
 };
 
