@@ -295,10 +295,11 @@ nlohmann::ordered_json transitionJson(const Program& p, TransitionId id) {
 }
 
 // The cycle as events, each with the edge kind to the next one.
-nlohmann::ordered_json cycleJson(const Program& p, const robustness::Witness& w) {
+nlohmann::ordered_json cycleJson(const Program& p, const robustness::HbGraph& graph,
+                                 const std::vector<robustness::HbArc>& cycle) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const robustness::HbArc& a : w.cycle) {
-        const robustness::HbEvent& e = w.graph.events[a.from];
+    for (const robustness::HbArc& a : cycle) {
+        const robustness::HbEvent& e = graph.events[a.from];
         out.push_back({{"step", e.step},
                        {"thread", p.thread(e.thread).name},
                        {"kind", e.write ? "write" : "read"},
@@ -308,7 +309,63 @@ nlohmann::ordered_json cycleJson(const Program& p, const robustness::Witness& w)
     return out;
 }
 
+std::string cycleText(const Program& p, const robustness::HbGraph& graph,
+                      const std::vector<robustness::HbArc>& cycle) {
+    std::ostringstream out;
+    out << "happens-before cycle:";
+    for (const robustness::HbArc& a : cycle) {
+        const robustness::HbEvent& e = graph.events[a.from];
+        out << " [" << e.step << "] " << p.thread(e.thread).name << " " << (e.write ? "W" : "R")
+            << " mem[" << e.addr << "] -" << robustness::name(a.kind) << "->";
+    }
+    out << " [" << graph.events[cycle.front().from].step << "]\n";
+    return out.str();
+}
+
 } // namespace
+
+std::string exploredRobustText(const Program& p, const std::string& model,
+                               const robustness::ExploredRobustness& r) {
+    std::ostringstream out;
+    out << (r.verdict == robustness::RobustVerdict::NotRobust ? "not robust"
+                                                              : verdictName(r.verdict));
+    if (r.verdict == robustness::RobustVerdict::Unknown) {
+        out << ": " << r.reason;
+    }
+    out << '\n';
+    if (r.verdict == robustness::RobustVerdict::NotRobust) {
+        out << "an execution under " << model << " whose happens-before relation has a cycle:\n"
+            << traceTable(p, r.trace) << cycleText(p, r.graph, r.cycle);
+    }
+    out << "(dpor: " << r.executions << " executions checked, " << formatSeconds(r.seconds)
+        << " s)\n";
+    return out.str();
+}
+
+std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
+                               const robustness::ExploredRobustness& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "robust";
+    j["file"] = file;
+    j["model"] = model;
+    j["engine"] = "dpor";
+    j["verdict"] = verdictName(r.verdict);
+    if (r.verdict == robustness::RobustVerdict::Unknown) {
+        j["reason"] = r.reason;
+    }
+    nlohmann::ordered_json witnesses = nlohmann::ordered_json::array();
+    if (r.verdict == robustness::RobustVerdict::NotRobust) {
+        witnesses.push_back(
+            {{"trace", traceJson(p, r.trace)}, {"cycle", cycleJson(p, r.graph, r.cycle)}});
+    }
+    j["witnesses"] = witnesses;
+    j["stats"] = {{"executions", r.executions},
+                  {"time_s", r.seconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds) {
     std::ostringstream out;
@@ -323,14 +380,7 @@ std::string robustText(const Program& p, const robustness::RobustnessResult& r, 
             << describeTransition(p, w.attack.store) << " past "
             << describeTransition(p, w.attack.load) << "\n";
         out << traceTable(p, w.trace);
-        out << "happens-before cycle:";
-        for (const robustness::HbArc& a : w.cycle) {
-            const robustness::HbEvent& e = w.graph.events[a.from];
-            out << " [" << e.step << "] " << p.thread(e.thread).name << " " << (e.write ? "W" : "R")
-                << " mem[" << e.addr << "] -" << robustness::name(a.kind) << "->";
-        }
-        const robustness::HbEvent& first = w.graph.events[w.cycle.front().from];
-        out << " [" << first.step << "]\n";
+        out << cycleText(p, w.graph, w.cycle);
     }
     out << "(" << r.checked << " of " << r.attacks << " attacks checked, " << r.witnesses.size()
         << " feasible";
@@ -364,7 +414,7 @@ std::string robustJson(const Program& p, const std::string& file,
                              {"store", transitionJson(p, w.attack.store)},
                              {"load", transitionJson(p, w.attack.load)},
                              {"trace", traceJson(p, w.trace)},
-                             {"cycle", cycleJson(p, w)}});
+                             {"cycle", cycleJson(p, w.graph, w.cycle)}});
     }
     j["witnesses"] = witnesses;
     j["stats"] = {{"sc_queries", r.scQueries},

@@ -8,6 +8,7 @@
 #include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/robustness/dpor_robustness.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
@@ -37,6 +38,12 @@ std::string replayJson(const std::string& file, const std::string& traceFile,
 std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds);
 std::string robustJson(const Program& p, const std::string& file,
                        const robustness::RobustnessResult& r, double seconds);
+
+// Reports of `tsoreach robust` by exploration (--engine dpor, PSO).
+std::string exploredRobustText(const Program& p, const std::string& model,
+                               const robustness::ExploredRobustness& r);
+std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
+                               const robustness::ExploredRobustness& r);
 
 // Reports of `tsoreach fences`.
 struct FenceInfo {

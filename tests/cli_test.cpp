@@ -563,9 +563,19 @@ end
 )"));
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(firstLine(r.out), "robust");
-    Outcome pso = run("robust " + write("x.txt", kSb) + " --model pso");
-    EXPECT_EQ(pso.code, 2);
-    EXPECT_NE(pso.err.find("not implemented yet"), std::string::npos);
+    // PSO robustness is decided by dpor: MP is robust against TSO, not PSO.
+    const std::string mp = write("mp.txt", kMp);
+    EXPECT_EQ(run("robust " + mp).code, 0);
+    Outcome pso = run("robust " + mp + " --model pso --json");
+    EXPECT_EQ(pso.code, 10) << pso.err;
+    nlohmann::json doc = nlohmann::json::parse(pso.out);
+    EXPECT_EQ(doc["engine"], "dpor");
+    EXPECT_EQ(doc["verdict"], "not-robust");
+    EXPECT_FALSE(doc["witnesses"][0]["cycle"].empty());
+    EXPECT_EQ(run("robust " + write("x.txt", kSb) + " --model pso").code, 10);
+    EXPECT_EQ(run("robust " + mp + " --engine dpor").code, 0);
+    EXPECT_EQ(run("robust " + mp + " --model sc").code, 2);
+    EXPECT_EQ(run("robust " + mp + " --model pso --engine attacks").code, 2);
     Outcome locks = run("robust " + write("l.txt", "thread t initial a transition a b lock "
                                                    "transition b c unlock transition c d write 1 0 "
                                                    "transition d e read r 1 end\n"));

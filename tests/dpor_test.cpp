@@ -8,6 +8,7 @@
 #include "robustness_oracle.hpp"
 #include "test_util.hpp"
 #include "tsoreach/reach/dpor.hpp"
+#include "tsoreach/robustness/dpor_robustness.hpp"
 
 #include <gtest/gtest.h>
 
@@ -207,6 +208,69 @@ TEST(Dpor, CyclicProgramsAndLocksAreUnknownWithTheReason) {
     EXPECT_NE(r.reason.find("control-flow cycle"), std::string::npos) << r.reason;
     const Program lock = test::parse("thread t initial a final b transition a b lock end\n");
     EXPECT_EQ(e->run(lock, *defaultGoal(lock), {}).verdict, reach::Verdict::Unknown);
+}
+
+TEST(Dpor, RobustnessAgreesWithTheBruteForceOracle) {
+    std::size_t programs = 0;
+    std::size_t notRobust[2] = {0, 0};
+    for (std::uint64_t seed = 0; programs < 150 && seed < 600; ++seed) {
+        const std::string text = test::randomAcyclicProgram(seed);
+        const Program p = test::parse(text);
+        if (reach::dporUnsupported(p, MemoryModel::PSO)) {
+            continue;
+        }
+        bool counted = false;
+        int k = 0;
+        for (const auto& [model, rob] : {std::pair{MemoryModel::TSO, test::RobModel::TSO},
+                                         std::pair{MemoryModel::PSO, test::RobModel::PSO}}) {
+            test::RobOptions o;
+            o.model = rob;
+            o.maxStates = 50000;
+            const test::RobResult brute = test::robustness(p, o);
+            if (brute.verdict == test::RobVerdict::Unknown) {
+                ++k;
+                continue;
+            }
+            const robustness::ExploredRobustness r =
+                robustness::robustnessByExploration(p, model, {});
+            ASSERT_NE(r.verdict, robustness::RobustVerdict::Unknown) << r.reason;
+            EXPECT_EQ(r.verdict == robustness::RobustVerdict::Robust,
+                      brute.verdict == test::RobVerdict::Robust)
+                << "seed " << seed << " under " << reach::name(model) << "\n"
+                << text;
+            notRobust[k++] += r.verdict == robustness::RobustVerdict::NotRobust ? 1 : 0;
+            counted = true;
+        }
+        programs += counted ? 1 : 0;
+    }
+    EXPECT_EQ(programs, 150U);
+    EXPECT_GT(notRobust[1], notRobust[0]); // PSO breaks more programs than TSO
+    std::cout << "[ dpor ] robustness of " << programs << " programs: " << notRobust[0]
+              << " not robust against TSO, " << notRobust[1] << " against PSO\n";
+}
+
+TEST(Dpor, FindsTheCycleWhereBothThreadsReadTheirOwnStores) {
+    // Found by the random comparison: t0 reads its own x before t1's x
+    // lands, t1 reads its own y before t0's y lands.
+    const Program p = test::parse(R"(thread t0 initial q0
+transition q0 q1 write 1 0
+transition q1 q2 write 1 2
+transition q2 q3 write 2 1
+transition q3 q4 read r1 0
+end
+thread t1 initial q0
+transition q0 q1 write 2 1
+transition q1 q2 write 2 0
+transition q2 q3 read r0 1
+end)");
+    test::RobOptions o;
+    o.model = test::RobModel::TSO;
+    const test::RobResult brute = test::robustness(p, o);
+    reach::ExploreOptions eo;
+    const reach::ExploreResult r = reach::dporExplore(p, MemoryModel::TSO, eo);
+    EXPECT_EQ(r.stats.executions, brute.ssClasses);
+    EXPECT_EQ(robustness::robustnessByExploration(p, MemoryModel::TSO, {}).verdict,
+              robustness::RobustVerdict::NotRobust);
 }
 
 } // namespace

@@ -35,11 +35,12 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
     std::vector<std::size_t> lastOfThread(p.threads.size(), none);
     std::vector<bool> inBlock(p.threads.size(), false);
     std::vector<std::size_t> lastInBlock(p.threads.size(), none);
-    // Stores of each thread not yet flushed, oldest first (TSO: one FIFO;
-    // PSO traces are not handled yet).
+    // Stores of each thread not yet flushed, oldest first (under PSO a
+    // flush names its address).
     std::vector<std::deque<std::size_t>> pending(p.threads.size());
     std::map<Value, std::size_t> lastFlushed;            // address -> store event
     std::map<Value, std::vector<std::size_t>> waitingFr; // address -> loads awaiting next flush
+    std::map<std::size_t, std::vector<std::size_t>> forwardedFrom; // buffered store -> its loads
     // A store reaches memory: co after the previous store there, fr after the
     // loads that read the previous value.
     auto land = [&](std::size_t store) {
@@ -52,14 +53,27 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
         }
         waitingFr[a].clear();
         lastFlushed[a] = store;
+        // Loads that read this store from their own buffer observe memory
+        // from now on: the next store to land here overwrites their value.
+        if (auto it = forwardedFrom.find(store); it != forwardedFrom.end()) {
+            waitingFr[a] = std::move(it->second);
+            forwardedFrom.erase(it);
+        }
     };
     for (std::size_t i = 0; i < trace.steps.size(); ++i) {
         const reach::TraceStep& s = trace.steps[i];
         const std::size_t t = s.thread.index();
         if (s.kind == reach::StepKind::Flush) {
-            if (!pending[t].empty()) {
-                land(pending[t].front());
-                pending[t].pop_front();
+            // TSO: the oldest store; PSO: the oldest to the flush's address.
+            std::deque<std::size_t>& q = pending[t];
+            auto it = q.begin();
+            if (s.addr) {
+                it = std::find_if(q.begin(), q.end(),
+                                  [&](std::size_t st) { return g.events[st].addr == *s.addr; });
+            }
+            if (it != q.end()) {
+                land(*it);
+                q.erase(it);
             }
             continue;
         }
@@ -95,6 +109,16 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
                 g.arcs.push_back({it->second, e, HbEdge::Rf});
             }
             waitingFr[*s.addr].push_back(e);
+        } else {
+            // Read from the newest buffered store of its own to the address
+            // (rf is po, already an arc); fr follows when that store lands.
+            const std::deque<std::size_t>& q = pending[t];
+            for (auto it = q.rbegin(); it != q.rend(); ++it) {
+                if (g.events[*it].addr == *s.addr) {
+                    forwardedFrom[*it].push_back(e);
+                    break;
+                }
+            }
         }
     }
     return g;

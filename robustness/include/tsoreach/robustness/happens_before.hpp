@@ -1,11 +1,15 @@
 #pragma once
-// The happens-before relation of a TSO trace (paper 004 §4.6): memory events
-// in program order (po); a store and its flush are one event; reads-from (rf)
-// from the store whose flush a load from memory saw; coherence (co) between
-// successive flushes to an address; from-read (fr) from a load to the next
-// flush of its address. A load served by its own thread's buffer (an early
-// read) has no rf/fr edges. An SC execution's relation is acyclic, so a cycle
-// proves the trace is not sequentially consistent.
+// The happens-before relation of a TSO or PSO trace (paper 004 §4.6, as the
+// Shasha-Snir trace): memory events in program order (po); a store and its
+// flush are one event; reads-from (rf) from the store whose flush a load
+// from memory saw; coherence (co) between successive flushes to an address;
+// from-read (fr) from a load to the next flush of its address. A load served
+// by its own thread's buffer (an early read) reads a po-earlier store, and
+// its fr edge goes to the first store that lands after that one: so every
+// execution of one Shasha-Snir class gets the same relation, whichever
+// interleaving of it a search found (the dpor engine explores one per
+// class). An SC execution's relation is acyclic, so a cycle proves the trace
+// is not sequentially consistent.
 
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/trace.hpp"
