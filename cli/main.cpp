@@ -108,6 +108,7 @@ struct ReachArgs {
     std::uint64_t maxMemory = 0;
     unsigned jobs = 0; // 0: the number of cores
     std::size_t maxIterations = 0;
+    std::size_t unroll = 0;
     bool progress = false;
     std::string por = "on";
     std::string live = "on";
@@ -254,6 +255,7 @@ struct ExploreArgs {
     std::string engine = "dpor";
     bool json = false;
     bool printTraces = false;
+    std::size_t unroll = 0;
     double timeout = 0;
     std::uint64_t maxMemory = 0;
 };
@@ -267,6 +269,7 @@ int runExplore(const ExploreArgs& a, Context& ctx) {
     reach::ExploreOptions o;
     o.limits.timeoutSeconds = a.timeout;
     o.limits.maxMemoryMb = a.maxMemory;
+    o.unroll = a.unroll;
     std::string traces;
     std::size_t count = 0;
     if (a.printTraces) {
@@ -292,6 +295,7 @@ struct RobustArgs {
     std::string file;
     std::string model = "tso";
     std::string engine; // empty: attacks for tso, dpor for pso
+    std::size_t unroll = 0;
     bool json = false;
     bool all = false;
     std::string dot;
@@ -322,6 +326,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
         reach::Options limits;
         limits.timeoutSeconds = a.timeout;
         limits.maxMemoryMb = a.maxMemory;
+        limits.unroll = a.unroll;
         const robustness::ExploredRobustness r = robustness::robustnessByExploration(
             program, *reach::memoryModelFromName(a.model), limits);
         emit(a.json ? cli::exploredRobustJson(program, a.file, a.model, r)
@@ -418,6 +423,7 @@ int runReach(const ReachArgs& a, Context& ctx) {
     info.options.liveRegisters = a.live == "on";
     info.options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     info.options.maxIterations = a.maxIterations;
+    info.options.unroll = a.unroll;
     if (a.progress) {
         info.options.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     }
@@ -614,6 +620,11 @@ int run(int argc, char** argv, Context& ctx) {
                      "Lazy engine: rounds before 'unknown' (default " +
                          std::to_string(lazy::kDefaultMaxIterations) + ")")
         ->check(positiveInteger);
+    reachCmd
+        ->add_option("--unroll", ra.unroll,
+                     "dpor engine: explore cyclic programs with at most K back edges per thread "
+                     "(a negative answer is then unknown)")
+        ->check(positiveInteger);
     addReductionSwitches(reachCmd, ra.por, ra.live);
     reachCmd
         ->add_option("--save-programs", ra.savePrograms,
@@ -633,6 +644,11 @@ int run(int argc, char** argv, Context& ctx) {
                      "attacks (tso; the default there) or dpor (acyclic programs without "
                      "locks; the default for pso)")
         ->check(CLI::IsMember({"attacks", "dpor"}));
+    robustCmd
+        ->add_option("--unroll", ba.unroll,
+                     "dpor engine: cyclic programs with at most K back edges per thread (only "
+                     "'not robust' is then conclusive)")
+        ->check(positiveInteger);
     robustCmd->add_option("--model", ba.model, "Memory model: tso or pso")
         ->check(CLI::IsMember({"tso", "pso"}))
         ->capture_default_str();
@@ -747,6 +763,11 @@ int run(int argc, char** argv, Context& ctx) {
     exploreCmd->add_flag("--json", ea.json, "Print one JSON object (docs/json.md)");
     exploreCmd->add_flag("--print-traces", ea.printTraces,
                          "Print every complete or blocked execution (small programs)");
+    exploreCmd
+        ->add_option("--unroll", ea.unroll,
+                     "Cyclic programs: at most K back edges per thread (the answer is then "
+                     "unknown: classes beyond the bound are not explored)")
+        ->check(positiveInteger);
     exploreCmd->add_option("--timeout", ea.timeout, "Stop after S seconds (unknown)")
         ->check(nonNegativeNumber);
     exploreCmd->add_option("--max-memory", ea.maxMemory, "Stop beyond MB of memory (unknown)")

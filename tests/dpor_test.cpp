@@ -7,11 +7,14 @@
 #include "random_program.hpp"
 #include "robustness_oracle.hpp"
 #include "test_util.hpp"
+#include "tsoreach/instrument/unroll.hpp"
+#include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/robustness/dpor_robustness.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <iostream>
 #include <regex>
 #include <set>
@@ -271,6 +274,29 @@ end)");
     EXPECT_EQ(r.stats.executions, brute.ssClasses);
     EXPECT_EQ(robustness::robustnessByExploration(p, MemoryModel::TSO, {}).verdict,
               robustness::RobustVerdict::NotRobust);
+}
+
+TEST(Dpor, UnrollingBoundsLoopsAndKeepsNegativeAnswersUnknown) {
+    // Dekker with spin loops: the bug needs no iteration of them.
+    std::ifstream in(std::string(TSOREACH_SOURCE_DIR) + "/examples/dekker.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    const Program p = test::parse(text.str());
+    const instrument::UnrolledProgram u = instrument::unrollLoops(p, 2);
+    EXPECT_FALSE(hasControlCycle(u.program));
+    EXPECT_TRUE(u.cut);
+    ASSERT_EQ(u.origin.size(), u.program.transitions.size());
+    for (std::size_t i = 0; i < u.origin.size(); ++i) {
+        EXPECT_EQ(u.program.transitions[i].instr.kind, p.transition(u.origin[i]).instr.kind);
+    }
+    reach::Options o;
+    o.unroll = 2;
+    auto tso = reach::makeEngine("dpor", MemoryModel::TSO);
+    EXPECT_EQ(reach::runChecked(*tso, p, *defaultGoal(p), o).verdict, reach::Verdict::Reachable);
+    auto sc = reach::makeEngine("dpor", MemoryModel::SC);
+    const reach::Result r = reach::runChecked(*sc, p, *defaultGoal(p), o);
+    EXPECT_EQ(r.verdict, reach::Verdict::Unknown);
+    EXPECT_NE(r.reason.find("unrolled 2 times"), std::string::npos) << r.reason;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "tsoreach/reach/dpor.hpp"
 
 #include "resource_monitor.hpp"
+#include "tsoreach/instrument/unroll.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 #include "tsoreach/reach/replay.hpp"
@@ -620,15 +621,16 @@ class Explorer {
 
 } // namespace
 
-std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model) {
+std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model,
+                                           std::size_t unroll) {
     for (const Transition& tr : p.transitions) {
         if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
             return "the dpor engine does not support lock/unlock yet";
         }
     }
-    if (hasControlCycle(p)) {
-        return "the dpor engine explores acyclic programs only, and this program has a "
-               "control-flow cycle (loop unrolling is not implemented yet)";
+    if (unroll == 0 && hasControlCycle(p)) {
+        return "the dpor engine explores acyclic programs, and this program has a control-flow "
+               "cycle: bound the loops with --unroll K";
     }
     if (model == MemoryModel::PSO && accessedAddresses(p).all.any) {
         return "the dpor engine needs a bounded set of addresses under PSO (one flusher per "
@@ -638,18 +640,51 @@ std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model) 
 }
 
 ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOptions& options) {
-    if (std::optional<std::string> why = dporUnsupported(p, model)) {
+    if (std::optional<std::string> why = dporUnsupported(p, model, options.unroll)) {
         ExploreResult r;
         r.reason = *why;
         return r;
     }
-    return Explorer(p, model, options).run();
+    if (options.unroll == 0 || !hasControlCycle(p)) {
+        return Explorer(p, model, options).run();
+    }
+    // Explore the unrolled program; traces name p's transitions.
+    const instrument::UnrolledProgram u = instrument::unrollLoops(p, options.unroll);
+    auto mapped = [&](Trace t) {
+        for (TraceStep& s : t.steps) {
+            if (s.kind == StepKind::Instruction) {
+                s.transition = u.origin[s.transition.index()];
+            }
+        }
+        return t;
+    };
+    ExploreOptions inner = options;
+    std::optional<Goal> goal;
+    if (options.goal != nullptr) {
+        goal = instrument::unrolledGoal(*options.goal, u);
+        inner.goal = &*goal;
+    }
+    if (options.onExecution) {
+        inner.onExecution = [&](const Trace& t, bool blocked) {
+            options.onExecution(mapped(t), blocked);
+        };
+    }
+    ExploreResult r = Explorer(u.program, model, inner).run();
+    if (r.goalTrace) {
+        r.goalTrace = mapped(*r.goalTrace);
+    } else if (r.complete && u.cut) {
+        r.complete = false;
+        r.reason = "unrolled " + std::to_string(options.unroll) +
+                   " times (--unroll): executions beyond the bound were not explored";
+    }
+    return r;
 }
 
 Result DporEngine::run(const Program& program, const Goal& goal, const Options& options) {
     ExploreOptions o;
     o.limits = options;
     o.goal = &goal;
+    o.unroll = options.unroll;
     const ExploreResult e = dporExplore(program, model_, o);
     Result r;
     r.stats.states = e.stats.events;

@@ -25,7 +25,7 @@ std::span<const EngineInfo> engineRegistry() {
          "stateless DPOR over chronological traces (acyclic programs without locks)",
          {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
          [](MemoryModel m) { return std::make_unique<DporEngine>(m); },
-         dporUnsupported},
+         [](const Program& p, MemoryModel m) { return dporUnsupported(p, m); }},
     };
     return registry;
 }

@@ -14,6 +14,7 @@ ExploredRobustness robustnessByExploration(const Program& p, reach::MemoryModel 
     std::atomic<bool> found{false};
     reach::ExploreOptions o;
     o.limits = limits;
+    o.unroll = limits.unroll;
     // Our flag stops the exploration at the first cycle; the caller's
     // still applies.
     o.limits.cancelAlso = limits.cancel;

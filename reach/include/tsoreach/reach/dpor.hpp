@@ -7,8 +7,9 @@
 // of complete executions once. Executions that sleep sets cut short are
 // counted as redundant.
 //
-// Acyclic programs without lock/unlock only: others get `unknown` with the
-// reason (there is no loop unrolling yet).
+// Programs without lock/unlock; cyclic ones only up to a loop bound
+// (ExploreOptions::unroll, Options::unroll), which makes every negative
+// answer `unknown`.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -42,14 +43,20 @@ struct ExploreResult {
 
 struct ExploreOptions {
     Options limits;             // timeout, memory, cancel
+    // Cyclic programs: explore the executions in which each thread takes at
+    // most `unroll` back edges (instrument/unroll.hpp); then no answer is
+    // complete. 0: cyclic programs are not explored.
+    std::size_t unroll = 0;
     const Goal* goal = nullptr; // stop at the first execution that reaches it
     // Called with every complete or blocked execution (for --print-traces);
     // `blocked` tells which.
     std::function<void(const Trace&, bool blocked)> onExecution;
 };
 
-// Why dpor cannot explore `p` under `model`, if it cannot.
-std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model);
+// Why dpor cannot explore `p` under `model` (with loops unrolled `unroll`
+// times, if not 0), if it cannot.
+std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model,
+                                           std::size_t unroll = 0);
 
 ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOptions& options);
 

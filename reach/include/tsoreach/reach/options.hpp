@@ -26,6 +26,9 @@ struct Options {
     // The limit a timeout's reason names, when a caller passes on what is
     // left of its own limit (0: timeoutSeconds itself).
     double reportedTimeoutSeconds = 0;
+    // dpor: explore cyclic programs with each thread taking at most this
+    // many back edges (a negative answer is then `unknown`); 0: refuse them.
+    std::size_t unroll = 0;
     std::uint64_t maxMemoryMb = 0; // resident set size of the process
     // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
     // may hold. A store it blocks makes a negative answer `unknown`.
