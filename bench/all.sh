@@ -33,6 +33,10 @@ trap 'rm -f "$tmp"' EXIT
   echo "### Robustness of the Trencher corpus (bench/robust.sh 60)"
   echo
   bash bench/robust.sh 60
+  echo
+  echo "### DPOR next to the explicit engine (bench/dpor.sh 60 1)"
+  echo
+  bash bench/dpor.sh 60 1
 } | tee "$tmp"
 cat "$tmp" >> "$out"
 echo "appended to $out" >&2

@@ -590,9 +590,13 @@ std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) 
     if (!r.complete) {
         j["reason"] = r.reason;
     }
-    j["stats"] = {{"executions", r.stats.executions}, {"blocked", r.stats.blocked},
-                  {"redundant", r.stats.redundant},   {"outcomes", r.stats.outcomes},
-                  {"events", r.stats.events},         {"time_s", r.stats.timeSeconds}};
+    j["stats"] = {{"executions", r.stats.executions},
+                  {"blocked", r.stats.blocked},
+                  {"redundant", r.stats.redundant},
+                  {"outcomes", r.stats.outcomes},
+                  {"events", r.stats.events},
+                  {"time_s", r.stats.timeSeconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
