@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dpor engine next to the explicit engine (paper 000, Table 1 style):
-# every example and the Lamport family under SC, TSO and PSO. dpor explores
+# every example, the Lamport family and Bakery (one round per thread) under
+# SC, TSO and PSO. dpor explores
 # every execution class (`tsoreach explore`, no goal); the explicit engine
 # decides the example's goal (its states stored). Cyclic programs run with
 # --unroll K (default 1): their counts cover executions with at most K back
@@ -24,6 +25,10 @@ done
 for n in 2 3; do
   python3 bench/gen_lamport.py "$n" > "$work/lamport-$n.txt"
   cases+=("lamport $n|$work/lamport-$n.txt")
+done
+for n in 2 3; do
+  python3 bench/gen_bakery.py "$n" > "$work/bakery-$n.txt"
+  cases+=("bakery $n|$work/bakery-$n.txt")
 done
 
 echo "| program | model | dpor: complete | blocked | redundant | outcomes | time (s) | peak RSS (MB) | explicit: states | time (s) |"

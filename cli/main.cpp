@@ -309,6 +309,18 @@ struct RobustArgs {
     std::string live = "on";
 };
 
+int robustExit(robustness::RobustVerdict v) {
+    switch (v) {
+    case robustness::RobustVerdict::Robust:
+        return exitHolds;
+    case robustness::RobustVerdict::NotRobust:
+        return exitViolated;
+    case robustness::RobustVerdict::Unknown:
+        break;
+    }
+    return exitUnknown;
+}
+
 // Exit 0 robust, 10 not robust, 3 unknown.
 int runRobust(const RobustArgs& a, Context& ctx) {
     ctx.model = a.model;
@@ -331,15 +343,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
             program, *reach::memoryModelFromName(a.model), limits);
         emit(a.json ? cli::exploredRobustJson(program, a.file, a.model, r)
                     : cli::exploredRobustText(program, a.model, r));
-        switch (r.verdict) {
-        case robustness::RobustVerdict::Robust:
-            return exitHolds;
-        case robustness::RobustVerdict::NotRobust:
-            return exitViolated;
-        case robustness::RobustVerdict::Unknown:
-            break;
-        }
-        return exitUnknown;
+        return robustExit(r.verdict);
     }
     if (a.printAttack != 0) {
         // Debugging aid: the instrumented SC program of one attack.
@@ -383,15 +387,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     }
     emit(a.json ? cli::robustJson(program, a.file, r, seconds)
                 : cli::robustText(program, r, seconds));
-    switch (r.verdict) {
-    case robustness::RobustVerdict::Robust:
-        return exitHolds;
-    case robustness::RobustVerdict::NotRobust:
-        return exitViolated;
-    case robustness::RobustVerdict::Unknown:
-        return exitUnknown;
-    }
-    return exitInternal;
+    return robustExit(r.verdict);
 }
 
 int runReach(const ReachArgs& a, Context& ctx) {

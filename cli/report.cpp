@@ -322,17 +322,20 @@ std::string cycleText(const Program& p, const robustness::HbGraph& graph,
     return out.str();
 }
 
+// The first line of a robustness report.
+std::string verdictLine(robustness::RobustVerdict v, const std::string& reason) {
+    if (v == robustness::RobustVerdict::NotRobust) {
+        return "not robust\n";
+    }
+    return verdictName(v) + (v == robustness::RobustVerdict::Unknown ? ": " + reason : "") + "\n";
+}
+
 } // namespace
 
 std::string exploredRobustText(const Program& p, const std::string& model,
                                const robustness::ExploredRobustness& r) {
     std::ostringstream out;
-    out << (r.verdict == robustness::RobustVerdict::NotRobust ? "not robust"
-                                                              : verdictName(r.verdict));
-    if (r.verdict == robustness::RobustVerdict::Unknown) {
-        out << ": " << r.reason;
-    }
-    out << '\n';
+    out << verdictLine(r.verdict, r.reason);
     if (r.verdict == robustness::RobustVerdict::NotRobust) {
         out << "an execution under " << model << " whose happens-before relation has a cycle:\n"
             << traceTable(p, r.trace) << cycleText(p, r.graph, r.cycle);
@@ -369,12 +372,7 @@ std::string exploredRobustJson(const Program& p, const std::string& file, const 
 
 std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds) {
     std::ostringstream out;
-    out << (r.verdict == robustness::RobustVerdict::NotRobust ? "not robust"
-                                                              : verdictName(r.verdict));
-    if (r.verdict == robustness::RobustVerdict::Unknown) {
-        out << ": " << r.reason;
-    }
-    out << '\n';
+    out << verdictLine(r.verdict, r.reason);
     for (const robustness::Witness& w : r.witnesses) {
         out << "attack: thread " << p.thread(w.attack.thread).name << " delays "
             << describeTransition(p, w.attack.store) << " past "
