@@ -565,6 +565,9 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
             << info.engine << ")\n";
     } else {
         out << "unknown: " << r.reason << "\n";
+        if (r.stats.events == 0) {
+            return out.str(); // nothing was explored: no counts to show
+        }
     }
     const reach::ExploreStats& s = r.stats;
     out << "executions:   " << s.executions << "\n"
