@@ -299,5 +299,37 @@ TEST(Dpor, UnrollingBoundsLoopsAndKeepsNegativeAnswersUnknown) {
     EXPECT_NE(r.reason.find("unrolled 2 times"), std::string::npos) << r.reason;
 }
 
+TEST(Dpor, ThreadChoicesAreExploredWhole) {
+    // Found by review. A thread's choices conflict with each other without
+    // a race: (1) an mfence that waits for the thread's own store is a
+    // choice only after the flush; (2) t0 reading y must also be tried
+    // after t1's write to y, though t0 could read x instead.
+    const char* fenceChoice = R"(thread t0 initial q0 final q2
+transition q0 q1 write 1 0
+transition q1 q2 mfence
+transition q1 q3 noop
+end)";
+    const char* readChoice = R"(thread t0 initial q0 final q2
+transition q0 q1 read r0 0
+transition q0 q1 read r1 1
+transition q1 q2 check == r1 1
+end
+thread t1 initial q0
+transition q0 q1 write 1 0
+transition q1 q2 write 1 1
+end)";
+    for (const char* text : {fenceChoice, readChoice}) {
+        const Program p = test::parse(text);
+        for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO}) {
+            auto dpor = reach::makeEngine("dpor", m);
+            auto exp = reach::makeEngine("explicit", m);
+            EXPECT_EQ(reach::runChecked(*dpor, p, *defaultGoal(p), {}).verdict,
+                      reach::runChecked(*exp, p, *defaultGoal(p), {}).verdict)
+                << reach::name(m) << "\n"
+                << text;
+        }
+    }
+}
+
 } // namespace
 } // namespace tsoreach

@@ -96,20 +96,23 @@ struct Event {
     Clock clock; // after the event
 };
 
-// A schedulable step: a process, and for a thread the transition it takes
-// (threads may choose between transitions; the choices of one thread are
-// mutually dependent, like the steps of one process).
+// A step: a process, and for a thread the transition it takes.
 struct Choice {
     std::uint32_t proc = kNone;
     std::uint32_t transition = kNone; // kNone for an update
-    friend auto operator<=>(const Choice&, const Choice&) = default;
 };
 
+// Backtrack and sleep sets hold processes. A thread explored at a node is
+// explored with every transition it can take there: its choices conflict
+// with each other (taking one discards the others) without any race to
+// reveal it, so sets of single choices would lose classes.
 struct Node {
     Sim sim;
-    std::vector<Choice> backtrack; // to explore here, in order
-    std::set<Choice> sleep;        // asleep, or explored already
-    Choice current;                // being explored
+    std::vector<std::uint32_t> backtrack; // processes to explore here, in order
+    std::set<std::uint32_t> sleep;        // asleep, or explored already
+    Choice current;                       // being explored
+    std::vector<TransitionId> alternatives;
+    std::size_t alternative = 0;
     bool started = false;
 };
 
@@ -190,27 +193,21 @@ class Explorer {
                     result_.goalTrace->goalStep = result_.goalTrace->steps.size();
                     return finish(true);
                 }
-                const std::vector<Choice> enabled = enabledChoices(nodes_[d].sim);
+                const std::vector<std::uint32_t> enabled = enabledProcs(nodes_[d].sim);
                 if (enabled.empty()) {
                     ended(d);
                     nodes_.pop_back();
                     continue;
                 }
-                auto awake = std::find_if(enabled.begin(), enabled.end(), [&](const Choice& c) {
-                    return !nodes_[d].sleep.contains(c);
+                auto awake = std::find_if(enabled.begin(), enabled.end(), [&](std::uint32_t q) {
+                    return !nodes_[d].sleep.contains(q);
                 });
                 if (awake == enabled.end()) {
                     ++result_.stats.redundant;
                     nodes_.pop_back();
                     continue;
                 }
-                // A thread's other choices conflict with this one without a
-                // race to reveal it: they are explored here too.
-                for (const Choice& c : enabled) {
-                    if (c.proc == awake->proc) {
-                        nodes_[d].backtrack.push_back(c);
-                    }
-                }
+                nodes_[d].backtrack.push_back(*awake);
             }
             if (!nextChoice(nodes_[d])) {
                 nodes_.pop_back();
@@ -277,48 +274,102 @@ class Explorer {
         return out;
     }
 
-    std::vector<Choice> enabledChoices(const Sim& s) {
-        std::vector<Choice> out;
+    std::vector<std::uint32_t> enabledProcs(const Sim& s) {
+        std::vector<std::uint32_t> out;
         for (std::uint32_t t = 0; t < threads_; ++t) {
-            for (TransitionId id : alternativesOf(s, t)) {
-                out.push_back(Choice{t, static_cast<std::uint32_t>(id.index())});
+            if (!alternativesOf(s, t).empty()) {
+                out.push_back(t);
             }
         }
         for (std::uint32_t a = 0; a < auxThread_.size(); ++a) {
             if (!s.buffers[a].empty()) {
-                out.push_back(Choice{threads_ + a, kNone});
+                out.push_back(threads_ + a);
             }
         }
         return out;
     }
 
-    [[nodiscard]] bool enabledAt(const Sim& s, const Choice& c) {
-        if (c.proc >= threads_) {
-            return !s.buffers[c.proc - threads_].empty();
+    // The transitions whose checks hold, `mfence` included while it waits
+    // for the buffers: what the thread may do next, for independence.
+    std::vector<TransitionId> candidatesOf(const Sim& s, std::uint32_t t) {
+        std::vector<TransitionId> out;
+        for (TransitionId id :
+             p_.threads[t].outgoingOf(StateId(static_cast<std::uint32_t>(s.pc[t])))) {
+            const Instruction& in = p_.transition(id).instr;
+            if (in.kind != InstrKind::Check || eval(s, t, in.value) != 0) {
+                out.push_back(id);
+            }
         }
-        const std::vector<TransitionId> alts = alternativesOf(s, c.proc);
-        return std::find(alts.begin(), alts.end(), TransitionId(c.transition)) != alts.end();
+        return out;
     }
 
-    // Picks the next choice to explore at n; false when everything is done
+    // Picks the next step to explore at n; false when everything is done
     // there.
     bool nextChoice(Node& n) {
+        if (n.current.proc != kNone && n.alternative + 1 < n.alternatives.size()) {
+            ++n.alternative;
+            n.current.transition =
+                static_cast<std::uint32_t>(n.alternatives[n.alternative].index());
+            return true;
+        }
         if (n.current.proc != kNone) {
-            n.sleep.insert(n.current);
+            n.sleep.insert(n.current.proc);
             n.current = Choice{};
         }
-        for (const Choice& c : n.backtrack) {
-            if (n.sleep.contains(c)) {
+        n.alternatives.clear();
+        n.alternative = 0;
+        // By index: the loop may add the thread's flushers.
+        for (std::size_t i = 0; i < n.backtrack.size(); ++i) {
+            const std::uint32_t q = n.backtrack[i];
+            if (n.sleep.contains(q)) {
                 continue;
             }
-            if (!enabledAt(n.sim, c)) {
-                n.sleep.insert(c); // nothing to explore
+            if (q >= threads_) {
+                if (n.sim.buffers[q - threads_].empty()) {
+                    n.sleep.insert(q);
+                    continue;
+                }
+                n.current = Choice{q, kNone};
+                return true;
+            }
+            // An mfence waiting for the thread's own stores conflicts with
+            // the other choices, which would discard it: the flushes that
+            // enable it are explored here as well.
+            const std::vector<TransitionId> candidates = candidatesOf(n.sim, q);
+            const bool waitingFence =
+                !buffersEmpty(n.sim, q) &&
+                std::any_of(candidates.begin(), candidates.end(), [&](TransitionId id) {
+                    return p_.transition(id).instr.kind == InstrKind::Mfence;
+                });
+            if (waitingFence) {
+                for (std::uint32_t a = 0; a < auxThread_.size(); ++a) {
+                    const std::uint32_t flusher = threads_ + a;
+                    if (auxThread_[a] == q && !n.sim.buffers[a].empty() &&
+                        std::find(n.backtrack.begin(), n.backtrack.end(), flusher) ==
+                            n.backtrack.end()) {
+                        n.backtrack.push_back(flusher);
+                    }
+                }
+            }
+            n.alternatives = alternativesOf(n.sim, q);
+            if (n.alternatives.empty()) {
+                n.sleep.insert(q);
                 continue;
             }
-            n.current = c;
+            n.current = Choice{q, static_cast<std::uint32_t>(n.alternatives.front().index())};
             return true;
         }
         return false;
+    }
+
+    // Whether anything process q may do next in s depends on `x`.
+    bool dependsOn(const Sim& s, std::uint32_t q, const Access& x) {
+        if (q >= threads_) {
+            return s.buffers[q - threads_].empty() || dependent(accessOf(s, Choice{q, kNone}), x);
+        }
+        const std::vector<TransitionId> candidates = candidatesOf(s, q);
+        return std::any_of(candidates.begin(), candidates.end(),
+                           [&](TransitionId id) { return dependent(accessOf(s, q, id), x); });
     }
 
     Access accessOf(const Sim& s, const Choice& c) {
@@ -507,9 +558,8 @@ class Explorer {
 
         Node child;
         child.sim = std::move(c);
-        for (const Choice& sleeper : nodes_[d].sleep) {
-            if (enabledAt(nodes_[d].sim, sleeper) &&
-                !dependent(accessOf(nodes_[d].sim, sleeper), ev.access)) {
+        for (std::uint32_t sleeper : nodes_[d].sleep) {
+            if (!dependsOn(nodes_[d].sim, sleeper, ev.access)) {
                 child.sleep.insert(sleeper);
             }
         }
@@ -526,23 +576,19 @@ class Explorer {
             }
         }
         v.push_back(ePrime);
-        std::vector<Choice> initials;
+        std::vector<std::uint32_t> initials;
         for (std::size_t k = 0; k < v.size(); ++k) {
             bool first = true;
             for (std::size_t m = 0; m < k && first; ++m) {
                 first = !happensBefore(v[m], events_[v[k]].clock);
             }
             if (first) {
-                const Event& w = events_[v[k]];
-                initials.push_back(
-                    Choice{w.proc, w.kind == EventKind::Update
-                                       ? kNone
-                                       : static_cast<std::uint32_t>(w.transition.index())});
+                initials.push_back(events_[v[k]].proc);
             }
         }
-        std::vector<Choice>& backtrack = nodes_[e].backtrack;
-        for (const Choice& c : initials) {
-            if (std::find(backtrack.begin(), backtrack.end(), c) != backtrack.end()) {
+        std::vector<std::uint32_t>& backtrack = nodes_[e].backtrack;
+        for (std::uint32_t q : initials) {
+            if (std::find(backtrack.begin(), backtrack.end(), q) != backtrack.end()) {
                 return;
             }
         }
