@@ -572,7 +572,7 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
     const reach::ExploreStats& s = r.stats;
     out << "executions:   " << s.executions << "\n"
         << "blocked:      " << s.blocked << " (stopped by a failed check)\n"
-        << "redundant:    " << s.redundant << " (cut short by sleep sets)\n"
+        << "redundant:    " << s.redundant << " (cut short by sleep sets, or repeating a class)\n"
         << "outcomes:     " << s.outcomes << " (distinct final registers and memory)\n"
         << "events:       " << s.events << "\n"
         << "time:         " << s.timeSeconds << " s\n";

@@ -331,5 +331,22 @@ end)";
     }
 }
 
+TEST(Dpor, RepeatedClassesOfBranchingThreadsCountAsRedundant) {
+    // t0 reads x or y, t1 writes x then y: each read before or after its
+    // write, 4 classes under SC; exploring t0 whole reaches some twice.
+    const reach::ExploreStats s = explore(R"(thread t0 initial q0
+transition q0 q1 read r0 0
+transition q0 q1 read r1 1
+end
+thread t1 initial q0
+transition q0 q1 write 1 0
+transition q1 q2 write 1 1
+end)",
+                                          MemoryModel::SC);
+    EXPECT_EQ(s.executions, 4U);
+    EXPECT_EQ(s.outcomes, 3U); // r0 = 1 and r1 = 1 are two; both 0 is one
+    EXPECT_GT(s.redundant, 0U);
+}
+
 } // namespace
 } // namespace tsoreach

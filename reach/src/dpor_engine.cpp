@@ -92,6 +92,9 @@ struct Event {
     TransitionId transition; // Instruction
     Value addr = 0;          // Update
     Value value = 0;         // Update
+    // The store event this one reads from (a read; kNone: the initial
+    // value) or lands (an update).
+    std::uint32_t store = kNone;
     Access access;
     Clock clock; // after the event
 };
@@ -127,6 +130,12 @@ class Explorer {
                 {depth, stackDepth(p.expr(tr.instr.value)), stackDepth(p.expr(tr.instr.addr))});
         }
         stack_.resize(depth);
+        for (const Thread& th : p.threads) {
+            for (std::size_t q = 0; q < th.stateCount(); ++q) {
+                branching_ =
+                    branching_ || th.outgoingOf(StateId(static_cast<std::uint32_t>(q))).size() > 1;
+            }
+        }
         // Processes: threads, then one flusher per thread (TSO) or per
         // thread and address (PSO).
         procs_ = threads_;
@@ -461,6 +470,7 @@ class Explorer {
             ev.thread = auxThread_[a];
             ev.addr = entry.addr;
             ev.value = entry.value;
+            ev.store = entry.store;
             ev.access = accessOf(n.sim, n.current);
             join(clock, events_[entry.store].clock); // a store precedes its update
             Cell& cell = c.mem[entry.addr];
@@ -497,8 +507,10 @@ class Explorer {
                     Entry& entry = c.buffers[a][k];
                     c.regs[q][in.reg.index()] = entry.value;
                     entry.lastForwarded = idx;
+                    ev.store = entry.store;
                 } else {
                     Cell& cell = c.mem[addr];
+                    ev.store = cell.lastUpdate == kNone ? kNone : storeOf(cell.lastUpdate);
                     observeMemory(cell, q, false);
                     c.regs[q][in.reg.index()] = cell.value;
                     cell.readers[q] = idx;
@@ -596,6 +608,61 @@ class Explorer {
     }
 
     // No process can move at node d.
+    // The store an update lands, or an SC write itself.
+    [[nodiscard]] std::uint32_t storeOf(std::uint32_t e) const {
+        return events_[e].kind == EventKind::Update ? events_[e].store : e;
+    }
+
+    // The class of the execution before node d: each thread's transitions,
+    // the store each read reads from, and the order in which stores reach
+    // each address.
+    [[nodiscard]] std::vector<Value> classKey(std::size_t d) const {
+        // A store is named by (thread, its position among the thread's steps).
+        std::vector<Value> position(d, 0);
+        std::vector<Value> steps(threads_, 0);
+        for (std::size_t k = 0; k < d; ++k) {
+            if (events_[k].kind == EventKind::Instruction) {
+                position[k] = steps[events_[k].thread]++;
+            }
+        }
+        auto name = [&](std::uint32_t store) -> Value {
+            return store == kNone ? -1
+                                  : static_cast<Value>(events_[store].thread) * (Value(1) << 32) +
+                                        position[store];
+        };
+        std::vector<Value> key;
+        std::map<Value, std::vector<Value>> coherence;
+        for (std::uint32_t t = 0; t < threads_; ++t) {
+            for (std::size_t k = 0; k < d; ++k) {
+                const Event& ev = events_[k];
+                if (ev.kind != EventKind::Instruction || ev.thread != t) {
+                    continue;
+                }
+                key.push_back(static_cast<Value>(ev.transition.index()));
+                const InstrKind kind = p_.transition(ev.transition).instr.kind;
+                if (kind == InstrKind::Read) {
+                    key.push_back(name(ev.store));
+                }
+            }
+            key.push_back(-2);
+        }
+        for (std::size_t k = 0; k < d; ++k) {
+            const Event& ev = events_[k];
+            if (ev.kind == EventKind::Update) {
+                coherence[ev.addr].push_back(name(ev.store));
+            } else if (model_ == MemoryModel::SC &&
+                       p_.transition(ev.transition).instr.kind == InstrKind::Write) {
+                coherence[ev.access.addr].push_back(name(static_cast<std::uint32_t>(k)));
+            }
+        }
+        for (const auto& [addr, order] : coherence) {
+            key.push_back(addr);
+            key.insert(key.end(), order.begin(), order.end());
+            key.push_back(-2);
+        }
+        return key;
+    }
+
     void ended(std::size_t d) {
         const Sim& s = nodes_[d].sim;
         bool blocked = false;
@@ -603,6 +670,12 @@ class Explorer {
             blocked =
                 blocked ||
                 !p_.threads[t].outgoingOf(StateId(static_cast<std::uint32_t>(s.pc[t]))).empty();
+        }
+        // With threads that choose between transitions a class can come
+        // twice (see Node): the repeats count as redundant.
+        if (branching_ && !seen_.insert(classKey(d)).second) {
+            ++result_.stats.redundant;
+            return;
         }
         if (blocked) {
             ++result_.stats.blocked;
@@ -662,6 +735,8 @@ class Explorer {
     std::vector<Node> nodes_;
     std::vector<Event> events_; // events_[k]: the event taken at nodes_[k]
     std::set<std::vector<Value>> outcomes_;
+    bool branching_ = false;            // some state has two transitions out
+    std::set<std::vector<Value>> seen_; // classes of ended executions (branching_ only)
     ExploreResult result_;
 };
 

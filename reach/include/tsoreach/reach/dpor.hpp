@@ -28,9 +28,11 @@ namespace tsoreach::reach {
 struct ExploreStats {
     std::uint64_t executions = 0; // complete: every thread done, every buffer empty
     std::uint64_t blocked = 0;    // stopped by a failed `check`
-    std::uint64_t redundant = 0;  // cut short by sleep sets (Source-DPOR is not optimal)
-    std::uint64_t outcomes = 0;   // distinct final registers and memory of complete executions
-    std::uint64_t events = 0;     // events executed in total
+    // Cut short by sleep sets (Source-DPOR is not optimal), or repeating a
+    // class already explored (threads that choose between transitions).
+    std::uint64_t redundant = 0;
+    std::uint64_t outcomes = 0; // distinct final registers and memory of complete executions
+    std::uint64_t events = 0;   // events executed in total
     double timeSeconds = 0;
 };
 
@@ -42,7 +44,7 @@ struct ExploreResult {
 };
 
 struct ExploreOptions {
-    Options limits;             // timeout, memory, cancel
+    Options limits; // timeout, memory, cancel
     // Cyclic programs: explore the executions in which each thread takes at
     // most `unroll` back edges (instrument/unroll.hpp); then no answer is
     // complete. 0: cyclic programs are not explored.
