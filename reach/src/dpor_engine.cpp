@@ -130,12 +130,6 @@ class Explorer {
                 {depth, stackDepth(p.expr(tr.instr.value)), stackDepth(p.expr(tr.instr.addr))});
         }
         stack_.resize(depth);
-        for (const Thread& th : p.threads) {
-            for (std::size_t q = 0; q < th.stateCount(); ++q) {
-                branching_ =
-                    branching_ || th.outgoingOf(StateId(static_cast<std::uint32_t>(q))).size() > 1;
-            }
-        }
         // Processes: threads, then one flusher per thread (TSO) or per
         // thread and address (PSO).
         procs_ = threads_;
@@ -671,9 +665,12 @@ class Explorer {
                 blocked ||
                 !p_.threads[t].outgoingOf(StateId(static_cast<std::uint32_t>(s.pc[t]))).empty();
         }
-        // With threads that choose between transitions a class can come
-        // twice (see Node): the repeats count as redundant.
-        if (branching_ && !seen_.insert(classKey(d)).second) {
+        // With a thread choosing between transitions on the way, a class
+        // can come twice (see Node): the repeats count as redundant.
+        const bool chose =
+            std::any_of(nodes_.begin(), nodes_.begin() + static_cast<std::ptrdiff_t>(d),
+                        [](const Node& n) { return n.alternatives.size() > 1; });
+        if (chose && !seen_.insert(classKey(d)).second) {
             ++result_.stats.redundant;
             return;
         }
@@ -735,8 +732,9 @@ class Explorer {
     std::vector<Node> nodes_;
     std::vector<Event> events_; // events_[k]: the event taken at nodes_[k]
     std::set<std::vector<Value>> outcomes_;
-    bool branching_ = false;            // some state has two transitions out
-    std::set<std::vector<Value>> seen_; // classes of ended executions (branching_ only)
+    // Classes of ended executions whose path took a thread with two or
+    // more transitions to choose from (only those can repeat a class).
+    std::set<std::vector<Value>> seen_;
     ExploreResult result_;
 };
 
