@@ -194,13 +194,15 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     const bool hasLock =
         std::any_of(program.transitions.begin(), program.transitions.end(),
                     [](const Transition& tr) { return tr.instr.kind == InstrKind::Lock; });
-    auto confirmByExplicit = [&] {
+    // The explicit engine decides with the rest of the budget; `why`
+    // prefixes the reason of an unknown answer.
+    auto answerByExplicit = [&](const std::string& why) {
         auto exact = reach::makeEngine("explicit", reach::MemoryModel::TSO);
         const reach::Result e = reach::runChecked(*exact, program, goal, remaining(options));
         out.stats.states += e.stats.states;
         out.stats.transitions += e.stats.transitions;
         out.trace = e.trace;
-        return finish(e.verdict, e.reason.empty() ? "" : "explicit engine (locks): " + e.reason);
+        return finish(e.verdict, e.reason.empty() ? "" : why + e.reason);
     };
 
     // The loop as two cooperating sides. The oracle side takes R_k, asks
@@ -398,7 +400,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             // Reach_SC(R) = Reach_TSO(R) = Reach_TSO(P) on the original
             // registers, memory and control states (Lemmas 1 and 5).
             if (hasLock) {
-                return confirmByExplicit();
+                return answerByExplicit("explicit engine (locks): ");
             }
             return finish(reach::Verdict::Unreachable, "");
         case OracleEnd::Limit: {
@@ -413,15 +415,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
                 say(limit + "; handing the program to the explicit engine; " +
                     std::to_string(elapsed()) + " s");
             }
-            auto exact = reach::makeEngine("explicit", reach::MemoryModel::TSO);
-            const reach::Result e = reach::runChecked(*exact, program, goal, remaining(options));
-            out.stats.states += e.stats.states;
-            out.stats.transitions += e.stats.transitions;
-            if (e.verdict == reach::Verdict::Unknown) {
-                return finish(reach::Verdict::Unknown, limit + "; explicit engine: " + e.reason);
-            }
-            out.trace = e.trace;
-            return finish(e.verdict, "");
+            return answerByExplicit(limit + "; explicit engine: ");
         }
         case OracleEnd::Unknown:
             return finish(reach::Verdict::Unknown,

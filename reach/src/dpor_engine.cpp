@@ -136,7 +136,6 @@ class Explorer {
         if (model == MemoryModel::TSO) {
             for (std::uint32_t t = 0; t < threads_; ++t) {
                 auxThread_.push_back(t);
-                auxAddr_.push_back(0);
             }
         } else if (model == MemoryModel::PSO) {
             const AddressSets sets = accessedAddresses(p);
@@ -144,7 +143,6 @@ class Explorer {
                 for (Value a : sets.all.values) {
                     psoAux_[{t, a}] = static_cast<std::uint32_t>(auxThread_.size());
                     auxThread_.push_back(t);
-                    auxAddr_.push_back(a);
                 }
             }
         }
@@ -725,7 +723,6 @@ class Explorer {
     std::uint32_t threads_;
     std::uint32_t procs_ = 0;
     std::vector<std::uint32_t> auxThread_; // by auxiliary process: its thread
-    std::vector<Value> auxAddr_;           // by auxiliary process: its address (PSO)
     std::map<std::pair<std::uint32_t, Value>, std::uint32_t> psoAux_;
     std::vector<bool> goalVisible_; // by transition
     std::vector<Value> stack_;

@@ -58,14 +58,15 @@ AttackProgram attackProgram(const Program& p, const Attack& attack, const Addres
 // Throws UnsupportedProgram if no attack of `p` can be instrumented.
 void checkSupported(const Program& p, const AddressSets& sets);
 
-// False when the attack is infeasible for a reason visible without search:
-// the cycle needs another thread to write an address the load may read (its
-// first event after the load) and to touch an address the store may write
-// (or the late flush closes nothing).
-// Built once per program: the addresses each thread touches and writes.
+// Rules out attacks without search, from the addresses each thread touches
+// and writes (computed once per program).
 class FeasibilityFilter {
   public:
     FeasibilityFilter(const Program& p, const AddressSets& sets); // keeps a reference to sets
+    // False when the attack is infeasible for a reason visible without
+    // search: the cycle needs another thread to write an address the load
+    // may read (its first event after the load) and to touch an address the
+    // store may write (or the late flush closes nothing).
     [[nodiscard]] bool mayBeFeasible(const Attack& attack) const;
 
   private:
