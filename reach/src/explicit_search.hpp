@@ -33,10 +33,10 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
     std::vector<StateWord> current;
     std::vector<StateWord> next;
     std::vector<StateIndex> stack;
-    // The successors of the state being expanded, back to back.
+    // The successors of the state being expanded: their steps, whether they
+    // satisfy the goal, and their keys.
     std::vector<StepCode> succCodes;
-    std::vector<StateWord> succWords;
-    std::vector<std::size_t> succEnds;
+    std::vector<std::uint8_t> succGoal;
     std::vector<StateStore::Key> keys;
     StateIndex found = noParent;
     std::string stopReason;
@@ -103,27 +103,23 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             }
             store.get(idx, current);
 
-            // Successors first, then their keys (which prefetch their table
-            // slots), then the insertions.
+            // Every successor is packed and hashed as it is made (which
+            // prefetches its table slot); the insertions follow, so that
+            // their probes (cache misses on large tables) overlap.
             succCodes.clear();
-            succWords.clear();
-            succEnds.clear();
+            succGoal.clear();
             sem.forEachSuccessor(current, next,
                                  [&](StepCode code, std::span<const StateWord> succ) {
+                                     if (keys.size() == succCodes.size()) {
+                                         keys.emplace_back();
+                                     }
+                                     store.makeKey(succ, keys[succCodes.size()]);
                                      succCodes.push_back(code);
-                                     succWords.insert(succWords.end(), succ.begin(), succ.end());
-                                     succEnds.push_back(succWords.size());
+                                     succGoal.push_back(sem.isGoal(goal, succ) ? 1 : 0);
                                      return true;
                                  });
-            if (keys.size() < succCodes.size()) {
-                keys.resize(succCodes.size());
-            }
-            auto succAt = [&](std::size_t k) {
-                const std::size_t begin = k == 0 ? 0 : succEnds[k - 1];
-                return std::span<const StateWord>(succWords).subspan(begin, succEnds[k] - begin);
-            };
             for (std::size_t k = 0; k < succCodes.size(); ++k) {
-                store.makeKey(succAt(k), keys[k]);
+                store.prefetchCandidate(keys[k]);
             }
             for (std::size_t k = 0; k < succCodes.size(); ++k) {
                 ++result.stats.transitions;
@@ -134,13 +130,13 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                     stopReason = "more than 2^32 states";
                     break;
                 }
-                auto [succIdx, fresh] = store.insert(keys[k]);
-                if (!fresh) {
+                if (!store.insert(keys[k])) {
                     continue;
                 }
+                const auto succIdx = static_cast<StateIndex>(store.size() - 1);
                 parent.push_back(idx);
                 via.push_back(succCodes[k]);
-                if (sem.isGoal(goal, succAt(k))) {
+                if (succGoal[k] != 0) {
                     found = succIdx;
                     break;
                 }

@@ -3,10 +3,10 @@
 // stored packed: a length, then every word as a zigzag varint, so the small
 // values of control states, registers and memory take one byte each. Packed
 // states sit back to back in fixed-size blocks (growing never copies them)
-// and are found through an open-addressing table whose slots hold an index
-// and the top 32 bits of the state's hash: probes and growth never touch the
-// packed bytes of other states. Per stored state: its bytes, an 8-byte
-// offset and 11 to 21 bytes of table; no allocation per state.
+// and are found through an open-addressing table whose slots hold the top
+// 32 bits of the state's hash and where its packed bytes start: probes and
+// growth never touch the packed bytes of other states. Per stored state: its bytes, an 8-byte
+// offset and 16 to 32 bytes of table; no allocation per state.
 
 #include "chunked_vector.hpp"
 #include "huge_array.hpp"
@@ -39,10 +39,22 @@ class StateStore {
         std::uint64_t n = 0;
         p = readVarint(p, n);
         out.resize(n);
+        // The common case: n one-byte words (the n bytes after the count
+        // are then all within this state).
+        std::uint8_t high = 0;
+        for (std::uint64_t k = 0; k < n; ++k) {
+            high |= p[k];
+        }
+        if ((high & 0x80U) == 0) {
+            for (std::uint64_t k = 0; k < n; ++k) {
+                out[k] = unzigzag(p[k]);
+            }
+            return;
+        }
         for (std::uint64_t k = 0; k < n; ++k) {
             std::uint64_t z = 0;
             p = readVarint(p, z);
-            out[k] = static_cast<StateWord>((z >> 1) ^ (~(z & 1) + 1));
+            out[k] = unzigzag(z);
         }
     }
 
@@ -55,38 +67,71 @@ class StateStore {
         std::vector<std::uint8_t> buffer;
         std::size_t size = 0;
         std::uint32_t tag = 0;
+        std::uint32_t recentSlot = 0;
+        bool recentHit = false; // recent_[recentSlot] has the same tag
         [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {buffer.data(), size}; }
     };
 
     void makeKey(std::span<const StateWord> s, Key& key) const {
         pack(s, key);
-        key.tag = static_cast<std::uint32_t>(hashBytes(key.bytes()) >> 32);
-        __builtin_prefetch(&table_[key.tag >> shift_]);
+        const std::uint64_t h = hashBytes(key.bytes());
+        key.tag = static_cast<std::uint32_t>(h >> 32);
+        key.recentSlot = static_cast<std::uint32_t>(h) & (recentSize - 1);
+        const Slot& recent = recent_[key.recentSlot];
+        key.recentHit = !recent.isEmpty() && recent.tag == key.tag;
+        if (!key.recentHit) {
+            __builtin_prefetch(&table_[key.tag >> shift_]);
+        }
     }
 
-    // Index of the key's state, and whether it was new. Precondition:
-    // size() < maxStates, and no insertion since the key was made grew the
-    // table in a way that matters (keys hold no slot, so any is fine).
-    std::pair<StateIndex, bool> insert(const Key& key) {
+    // Prefetches the packed bytes of the first stored state whose tag
+    // matches the key's: called for all successors before any insertion,
+    // so that the misses into packed states overlap too.
+    void prefetchCandidate(const Key& key) const {
+        if (key.recentHit) {
+            return;
+        }
         const std::size_t mask = table_.size() - 1;
         for (std::size_t slot = key.tag >> shift_;; slot = (slot + 1) & mask) {
             const Slot entry = table_[slot];
-            if (entry.index == empty) {
-                const auto idx = static_cast<StateIndex>(offsets_.size());
-                table_[slot] = Slot{idx, key.tag};
-                offsets_.push_back(append(key.bytes()));
-                if (offsets_.size() * 4 > table_.size() * 3) {
-                    grow();
-                }
-                return {idx, true};
+            if (entry.isEmpty()) {
+                return;
             }
-            if (entry.tag == key.tag && packedEquals(entry.index, key.bytes())) {
-                return {entry.index, false};
+            if (entry.tag == key.tag) {
+                __builtin_prefetch(at(entry.offset()));
+                return;
             }
         }
     }
 
-    std::pair<StateIndex, bool> insert(std::span<const StateWord> s) {
+    // Stores the key's state unless it is there already; true when it was
+    // new (its index is then size() - 1). Precondition: size() < maxStates.
+    // (Keys hold no slot, so insertions since a key was made do not matter.)
+    bool insert(const Key& key) {
+        Slot& recent = recent_[key.recentSlot];
+        if (key.recentHit && recent.tag == key.tag && packedEquals(recent.offset(), key.bytes())) {
+            return false;
+        }
+        const std::size_t mask = table_.size() - 1;
+        for (std::size_t slot = key.tag >> shift_;; slot = (slot + 1) & mask) {
+            const Slot entry = table_[slot];
+            if (entry.isEmpty()) {
+                const std::uint64_t offset = append(key.bytes());
+                table_[slot] = Slot::of(key.tag, offset);
+                recent = table_[slot];
+                offsets_.push_back(offset);
+                if (offsets_.size() * 4 > table_.size() * 3) {
+                    grow();
+                }
+                return true;
+            }
+            if (entry.tag == key.tag && packedEquals(entry.offset(), key.bytes())) {
+                return false;
+            }
+        }
+    }
+
+    bool insert(std::span<const StateWord> s) {
         makeKey(s, scratch_);
         return insert(scratch_);
     }
@@ -111,11 +156,24 @@ class StateStore {
     }
 
   private:
-    static constexpr StateIndex empty = 0xffffffffU;
+    static constexpr std::uint32_t emptyHigh = 0xffffffffU; // no offset is that large
     static constexpr unsigned initialBits = 16;
+    // 12 bytes: no state index, because only a new state's index is ever
+    // needed, and the offset of the packed state, so that a duplicate is
+    // recognised with one cache miss into the packed bytes, not two.
     struct Slot {
-        StateIndex index = empty;
         std::uint32_t tag = 0; // top 32 bits of the hash; its top bits pick the slot
+        std::uint32_t offsetLow = 0;
+        std::uint32_t offsetHigh = emptyHigh;
+
+        static Slot of(std::uint32_t tag, std::uint64_t offset) {
+            return {tag, static_cast<std::uint32_t>(offset),
+                    static_cast<std::uint32_t>(offset >> 32)};
+        }
+        [[nodiscard]] bool isEmpty() const { return offsetHigh == emptyHigh; }
+        [[nodiscard]] std::uint64_t offset() const {
+            return (std::uint64_t{offsetHigh} << 32) | offsetLow;
+        }
     };
     static constexpr unsigned blockBits = 22; // 4 MiB blocks
     static constexpr std::size_t blockSize = std::size_t{1} << blockBits;
@@ -129,13 +187,23 @@ class StateStore {
             h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
             h ^= h >> 31;
         }
+        // The bytes after b are zeros up to a multiple of 8 (see pack), so
+        // the tail is one load, not a byte copy that stalls the load.
         std::uint64_t tail = 0;
-        std::memcpy(&tail, b.data() + i, b.size() - i);
+        std::memcpy(&tail, b.data() + i, 8);
         h = (h ^ tail) * 0xbf58476d1ce4e5b9ULL;
         h ^= h >> 33;
         h *= 0xff51afd7ed558ccdULL;
         h ^= h >> 33;
         return h;
+    }
+
+    static std::uint64_t zigzag(StateWord w) {
+        return (static_cast<std::uint64_t>(w) << 1) ^
+               static_cast<std::uint64_t>(w >> 63); // arithmetic shift
+    }
+    static StateWord unzigzag(std::uint64_t z) {
+        return static_cast<StateWord>((z >> 1) ^ (~(z & 1) + 1));
     }
 
     static const std::uint8_t* readVarint(const std::uint8_t* p, std::uint64_t& v) {
@@ -159,15 +227,29 @@ class StateStore {
     }
 
     static void pack(std::span<const StateWord> s, Key& key) {
-        // A varint of 64 bits takes at most 10 bytes.
-        const std::size_t most = 10 * (s.size() + 1);
+        // A varint of 64 bits takes at most 10 bytes; then 8 zero bytes.
+        const std::size_t most = 10 * (s.size() + 1) + 8;
         if (key.buffer.size() < most) {
             key.buffer.resize(most);
         }
         std::uint8_t* out = putVarint(key.buffer.data(), s.size());
+        // The common case, every word in [-64, 63]: one byte each, in two
+        // branch-free loops the compiler vectorises.
+        std::uint64_t large = 0;
         for (StateWord w : s) {
-            const auto u = static_cast<std::uint64_t>(w);
-            const std::uint64_t z = (u << 1) ^ (w < 0 ? ~std::uint64_t{0} : 0);
+            large |= static_cast<std::uint64_t>(w) + 64U;
+        }
+        if (large < 128U) {
+            for (std::size_t k = 0; k < s.size(); ++k) {
+                out[k] = static_cast<std::uint8_t>(zigzag(s[k]));
+            }
+            out += s.size();
+            key.size = static_cast<std::size_t>(out - key.buffer.data());
+            std::memset(out, 0, 8);
+            return;
+        }
+        for (StateWord w : s) {
+            const std::uint64_t z = zigzag(w);
             if (z < 0x80U) { // the common case: one byte
                 *out++ = static_cast<std::uint8_t>(z);
             } else {
@@ -175,29 +257,24 @@ class StateStore {
             }
         }
         key.size = static_cast<std::size_t>(out - key.buffer.data());
+        std::memset(out, 0, 8);
     }
 
     [[nodiscard]] const std::uint8_t* at(std::uint64_t offset) const {
         return blocks_[offset >> blockBits].get() + (offset & (blockSize - 1));
     }
 
-    // Length of the packed state that starts at p.
-    [[nodiscard]] static std::size_t packedLength(const std::uint8_t* p) {
-        const std::uint8_t* q = p;
-        std::uint64_t n = 0;
-        q = readVarint(q, n);
-        for (std::uint64_t k = 0; k < n; ++k) {
-            while ((*q++ & 0x80U) != 0) {
-            }
+    [[nodiscard]] bool packedEquals(std::uint64_t offset, std::span<const std::uint8_t> b) const {
+        // A stored state lies within its block, so one that would run past
+        // the block's end is longer than b's.
+        if (blockSize - (offset & (blockSize - 1)) < b.size()) {
+            return false;
         }
-        return static_cast<std::size_t>(q - p);
-    }
-
-    [[nodiscard]] bool packedEquals(StateIndex idx, std::span<const std::uint8_t> b) const {
-        const std::uint8_t* p = at(offsets_[idx]);
-        // Equal prefixes of two valid encodings end at the same place, so
-        // comparing b's bytes suffices.
-        return std::memcmp(p, b.data(), b.size()) == 0 && packedLength(p) == b.size();
+        // If the stored bytes start with all of b, decoding them reads b's
+        // count and b's words and ends where b ends: the states are equal.
+        // (The bytes after a shorter stored state are those of the next
+        // state or zeros, never outside the block.)
+        return std::memcmp(at(offset), b.data(), b.size()) == 0;
     }
 
     std::uint64_t append(std::span<const std::uint8_t> b) {
@@ -205,7 +282,8 @@ class StateStore {
             throw std::length_error("a state needs more than 4 MiB packed");
         }
         if (blocks_.empty() || used_ + b.size() > blockSize) {
-            blocks_.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(blockSize));
+            // Zeroed: equality tests may read past the last state stored.
+            blocks_.push_back(std::make_unique<std::uint8_t[]>(blockSize));
             used_ = 0;
         }
         const std::uint64_t offset = ((blocks_.size() - 1) << blockBits) | used_;
@@ -223,11 +301,11 @@ class StateStore {
         const std::size_t mask = bigger.size() - 1;
         for (std::size_t k = 0; k < table_.size(); ++k) {
             const Slot& e = table_[k];
-            if (e.index == empty) {
+            if (e.isEmpty()) {
                 continue;
             }
             std::size_t slot = e.tag >> shift_;
-            while (bigger[slot].index != empty) {
+            while (!bigger[slot].isEmpty()) {
                 slot = (slot + 1) & mask;
             }
             bigger[slot] = e;
@@ -239,6 +317,12 @@ class StateStore {
     std::size_t used_ = 0; // bytes used in the last block
     ChunkedVector<std::uint64_t> offsets_;
     HugeArray<Slot> table_;
+    // The states stored last, by the low bits of their hash: most duplicates
+    // in a search are of a state stored shortly before (diamonds of
+    // independent steps), and this small table answers them from the cache,
+    // without a miss into the large one.
+    static constexpr std::size_t recentSize = 4096;
+    std::vector<Slot> recent_ = std::vector<Slot>(recentSize);
     unsigned shift_ = 32 - initialBits; // slot = tag >> shift_
     Key scratch_;
 };
