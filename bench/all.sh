@@ -37,6 +37,10 @@ trap 'rm -f "$tmp"' EXIT
   echo "### DPOR next to the explicit engine (bench/dpor.sh 60 1)"
   echo
   bash bench/dpor.sh 60 1
+  echo
+  echo "### Reads-from classes (rf) next to DPOR (bench/rf.sh 60 1)"
+  echo
+  bash bench/rf.sh 60 1
 } | tee "$tmp"
 cat "$tmp" >> "$out"
 echo "appended to $out" >&2

@@ -12,6 +12,7 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/reach/rf.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
@@ -285,7 +286,8 @@ int runExplore(const ExploreArgs& a, Context& ctx) {
                       ":\n" + cli::traceTable(program, replay.completed) + "\n";
         };
     }
-    const reach::ExploreResult r = reach::dporExplore(program, model, o);
+    const reach::ExploreResult r = a.engine == "rf" ? reach::rfExplore(program, model, o)
+                                                    : reach::dporExplore(program, model, o);
     const cli::ExploreInfo info{a.file, model, a.engine};
     emit(a.json ? cli::exploreJson(info, r) : cli::exploreText(info, r, traces));
     return r.complete ? exitHolds : exitUnknown;
@@ -745,8 +747,8 @@ int run(int argc, char** argv, Context& ctx) {
 
     ExploreArgs ea;
     CLI::App* exploreCmd = app.add_subcommand(
-        "explore", "Explore every execution class (Shasha-Snir trace) of an acyclic program "
-                   "with DPOR and count them");
+        "explore", "Explore every execution class of an acyclic program and count them: "
+                   "Shasha-Snir traces with dpor, reads-from classes with rf");
     exploreCmd->footer("Exit codes: 0 every class explored, 3 unknown (a limit, or a program "
                        "the engine does not support), 2 usage or input error.");
     exploreCmd->add_option("FILE", ea.file, "Program file")->required();
@@ -754,7 +756,7 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(CLI::IsMember({"sc", "tso", "pso"}))
         ->capture_default_str();
     exploreCmd->add_option("--engine", ea.engine, "Exploration engine")
-        ->check(CLI::IsMember({"dpor"}))
+        ->check(CLI::IsMember({"dpor", "rf"}))
         ->capture_default_str();
     exploreCmd->add_flag("--json", ea.json, "Print one JSON object (docs/json.md)");
     exploreCmd->add_flag("--print-traces", ea.printTraces,

@@ -570,6 +570,16 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
         }
     }
     const reach::ExploreStats& s = r.stats;
+    if (info.engine == "rf") {
+        out << "executions:   " << s.executions << " (reads-from classes of complete executions)\n"
+            << "blocked:      " << s.blocked << " (classes stopped by a failed check)\n"
+            << "redundant:    " << s.redundant << " (partial executions reached again)\n"
+            << "outcomes:     " << s.outcomes << " (distinct final registers)\n"
+            << "partial:      " << s.events << " (partial executions expanded)\n"
+            << "consistency checks: " << s.consistencyChecks << "\n"
+            << "time:         " << s.timeSeconds << " s\n";
+        return out.str();
+    }
     out << "executions:   " << s.executions << "\n"
         << "blocked:      " << s.blocked << " (stopped by a failed check)\n"
         << "redundant:    " << s.redundant << " (cut short by sleep sets, or repeating a class)\n"
@@ -598,6 +608,9 @@ std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) 
                   {"events", r.stats.events},
                   {"time_s", r.stats.timeSeconds},
                   {"peak_rss_mb", reach::processPeakRssMb()}};
+    if (info.engine == "rf") {
+        j["stats"]["consistency_checks"] = r.stats.consistencyChecks;
+    }
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

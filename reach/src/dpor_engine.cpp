@@ -1,6 +1,7 @@
 #include "tsoreach/reach/dpor.hpp"
 
 #include "resource_monitor.hpp"
+#include "unrolled_explore.hpp"
 #include "tsoreach/instrument/unroll.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/value_sets.hpp"
@@ -761,39 +762,9 @@ ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOpti
         r.reason = *why;
         return r;
     }
-    if (options.unroll == 0 || !hasControlCycle(p)) {
-        return Explorer(p, model, options).run();
-    }
-    // Explore the unrolled program; traces name p's transitions.
-    const instrument::UnrolledProgram u = instrument::unrollLoops(p, options.unroll);
-    auto mapped = [&](Trace t) {
-        for (TraceStep& s : t.steps) {
-            if (s.kind == StepKind::Instruction) {
-                s.transition = u.origin[s.transition.index()];
-            }
-        }
-        return t;
-    };
-    ExploreOptions inner = options;
-    std::optional<Goal> goal;
-    if (options.goal != nullptr) {
-        goal = instrument::unrolledGoal(*options.goal, u);
-        inner.goal = &*goal;
-    }
-    if (options.onExecution) {
-        inner.onExecution = [&](const Trace& t, bool blocked) {
-            options.onExecution(mapped(t), blocked);
-        };
-    }
-    ExploreResult r = Explorer(u.program, model, inner).run();
-    if (r.goalTrace) {
-        r.goalTrace = mapped(*r.goalTrace);
-    } else if (r.complete && u.cut) {
-        r.complete = false;
-        r.reason = "unrolled " + std::to_string(options.unroll) +
-                   " times (--unroll): executions beyond the bound were not explored";
-    }
-    return r;
+    return exploreUnrolled(p, options, [&](const Program& q, const ExploreOptions& o) {
+        return Explorer(q, model, o).run();
+    });
 }
 
 Result DporEngine::run(const Program& program, const Goal& goal, const Options& options) {

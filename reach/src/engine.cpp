@@ -3,6 +3,7 @@
 #include "explicit_engine.hpp"
 #include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/reach/rf.hpp"
 
 #include <algorithm>
 #include <string>
@@ -26,6 +27,12 @@ std::span<const EngineInfo> engineRegistry() {
          {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
          [](MemoryModel m) { return std::make_unique<DporEngine>(m); },
          [](const Program& p, MemoryModel m) { return dporUnsupported(p, m); }},
+        {"rf",
+         "exploration by reads-from classes with consistency checks (acyclic programs without "
+         "locks)",
+         {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO},
+         [](MemoryModel m) { return std::make_unique<RfEngine>(m); },
+         [](const Program& p, MemoryModel) { return rfUnsupported(p); }},
     };
     return registry;
 }

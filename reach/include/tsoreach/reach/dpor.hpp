@@ -32,7 +32,8 @@ struct ExploreStats {
     // class already explored (threads that choose between transitions).
     std::uint64_t redundant = 0;
     std::uint64_t outcomes = 0; // distinct final registers and memory of complete executions
-    std::uint64_t events = 0;   // events executed in total
+    std::uint64_t events = 0;   // events executed in total (rf: partial executions expanded)
+    std::uint64_t consistencyChecks = 0; // rf: reads-from instances decided
     double timeSeconds = 0;
 };
 

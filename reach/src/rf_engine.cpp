@@ -1,0 +1,370 @@
+#include "tsoreach/reach/rf.hpp"
+
+#include "resource_monitor.hpp"
+#include "tsoreach/lang/control_flow.hpp"
+#include "tsoreach/reach/reads_from.hpp"
+#include "tsoreach/reach/replay.hpp"
+#include "unrolled_explore.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace tsoreach::reach {
+
+namespace {
+
+// A step of a thread's path; a read also names its write and the value.
+struct PathStep {
+    TransitionId id;
+    RfSource source;
+    Value value = 0;
+};
+
+using Paths = std::vector<std::vector<PathStep>>;
+
+// A thread run along its path.
+struct ThreadRun {
+    StateId pc;
+    std::vector<Value> regs;
+    std::vector<RfEvent> events;
+    std::vector<Value> written;           // by event: the value a write stores
+    std::vector<std::uint32_t> eventStep; // by event: its step in the path
+};
+
+struct KeyHash {
+    std::size_t operator()(const std::vector<std::uint64_t>& k) const {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ k.size();
+        for (std::uint64_t w : k) {
+            h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+            h ^= h >> 31;
+        }
+        return static_cast<std::size_t>(h);
+    }
+};
+
+class Explorer {
+  public:
+    Explorer(const Program& p, MemoryModel model, const ExploreOptions& options)
+        : p_(p), model_(model), options_(options), monitor_(options.limits),
+          stack_(p.maxExprStack) {}
+
+    ExploreResult run() {
+        std::vector<Paths> work{Paths(p_.threads.size())};
+        seen_.insert(key(work.back()));
+        while (!work.empty()) {
+            if (auto why = limitReason()) {
+                result_.reason = *why;
+                return finish(false);
+            }
+            Paths node = std::move(work.back());
+            work.pop_back();
+            ++result_.stats.events;
+            const std::vector<ThreadRun> runs = runAll(node);
+            if (options_.goal != nullptr && goalHolds(runs)) {
+                result_.goalTrace = traceOf(node, runs);
+                return finish(true);
+            }
+            bool extended = false;
+            bool finished = true;
+            for (std::uint32_t t = 0; t < p_.threads.size(); ++t) {
+                const ThreadRun& run = runs[t];
+                for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
+                    finished = false;
+                    const Instruction& in = p_.transition(id).instr;
+                    if (in.kind == InstrKind::Check && eval(run, in.value) == 0) {
+                        continue;
+                    }
+                    extended = true;
+                    if (in.kind != InstrKind::Read) {
+                        push(node, t, PathStep{id, {}, 0}, work, false);
+                        continue;
+                    }
+                    const Value addr = eval(run, in.addr);
+                    for (const auto& [source, value] : sourcesFor(runs, t, addr)) {
+                        push(node, t, PathStep{id, source, value}, work, true);
+                    }
+                }
+            }
+            if (!extended) {
+                ended(node, runs, finished);
+            }
+        }
+        return finish(true);
+    }
+
+  private:
+    ExploreResult finish(bool complete) {
+        result_.complete = complete && result_.reason.empty();
+        result_.stats.outcomes = outcomes_.size();
+        result_.stats.consistencyChecks = checks_.checks;
+        result_.stats.timeSeconds = monitor_.elapsedSeconds();
+        return std::move(result_);
+    }
+
+    std::optional<std::string> limitReason() {
+        const Options& o = options_.limits;
+        if ((o.cancel != nullptr && o.cancel->load(std::memory_order_relaxed)) ||
+            (o.cancelAlso != nullptr && o.cancelAlso->load(std::memory_order_relaxed))) {
+            return "cancelled";
+        }
+        return monitor_.exceeded(seenBytes_);
+    }
+
+    Value eval(const ThreadRun& run, ExprRef e) { return evaluate(p_.expr(e), run.regs, stack_); }
+
+    bool goalHolds(const std::vector<ThreadRun>& runs) const {
+        std::vector<Value> pcs;
+        for (const ThreadRun& r : runs) {
+            pcs.push_back(static_cast<Value>(r.pc.index()));
+        }
+        return options_.goal->satisfiedBy(pcs);
+    }
+
+    ThreadRun runThread(std::uint32_t t, const std::vector<PathStep>& path) {
+        const Thread& th = p_.threads[t];
+        ThreadRun run;
+        run.pc = th.initial;
+        run.regs.assign(th.regCount(), 0);
+        for (std::uint32_t k = 0; k < path.size(); ++k) {
+            const Transition& tr = p_.transition(path[k].id);
+            const Instruction& in = tr.instr;
+            switch (in.kind) {
+            case InstrKind::Read:
+                run.events.push_back({RfEventKind::Read, eval(run, in.addr), path[k].source});
+                run.written.push_back(0);
+                run.eventStep.push_back(k);
+                run.regs[in.reg.index()] = path[k].value;
+                break;
+            case InstrKind::Write:
+                run.events.push_back({RfEventKind::Write, eval(run, in.addr), {}});
+                run.written.push_back(eval(run, in.value));
+                run.eventStep.push_back(k);
+                break;
+            case InstrKind::Mfence:
+                run.events.push_back({RfEventKind::Fence, 0, {}});
+                run.written.push_back(0);
+                run.eventStep.push_back(k);
+                break;
+            case InstrKind::Local:
+                run.regs[in.reg.index()] = eval(run, in.value);
+                break;
+            case InstrKind::Check:
+            case InstrKind::Noop:
+            case InstrKind::Lock:
+            case InstrKind::Unlock:
+                break;
+            }
+            run.pc = tr.to;
+        }
+        return run;
+    }
+
+    std::vector<ThreadRun> runAll(const Paths& node) {
+        std::vector<ThreadRun> runs;
+        for (std::uint32_t t = 0; t < node.size(); ++t) {
+            runs.push_back(runThread(t, node[t]));
+        }
+        return runs;
+    }
+
+    // The writes a read of `addr` by thread t may read from, with their
+    // values: its own latest write there if it has one (an older one, or
+    // the initial value, would be hidden by it), else the initial value;
+    // and every write there of another thread.
+    std::vector<std::pair<RfSource, Value>> sourcesFor(const std::vector<ThreadRun>& runs,
+                                                       std::uint32_t t, Value addr) const {
+        std::vector<std::pair<RfSource, Value>> out;
+        const ThreadRun& own = runs[t];
+        bool ownWrite = false;
+        for (std::uint32_t i = static_cast<std::uint32_t>(own.events.size()); i-- > 0;) {
+            if (own.events[i].kind == RfEventKind::Write && own.events[i].addr == addr) {
+                out.push_back({RfSource{t, i}, own.written[i]});
+                ownWrite = true;
+                break;
+            }
+        }
+        if (!ownWrite) {
+            out.push_back({RfSource{}, 0}); // memory starts at 0
+        }
+        for (std::uint32_t u = 0; u < runs.size(); ++u) {
+            if (u == t) {
+                continue;
+            }
+            for (std::uint32_t i = 0; i < runs[u].events.size(); ++i) {
+                if (runs[u].events[i].kind == RfEventKind::Write &&
+                    runs[u].events[i].addr == addr) {
+                    out.push_back({RfSource{u, i}, runs[u].written[i]});
+                }
+            }
+        }
+        return out;
+    }
+
+    static std::vector<std::uint64_t> key(const Paths& node) {
+        std::vector<std::uint64_t> k;
+        for (const auto& path : node) {
+            k.push_back(path.size());
+            for (const PathStep& s : path) {
+                k.push_back((std::uint64_t{s.id.value} << 32) | s.source.thread);
+                k.push_back(s.source.index);
+            }
+        }
+        return k;
+    }
+
+    void push(const Paths& node, std::uint32_t t, const PathStep& step, std::vector<Paths>& work,
+              bool check) {
+        Paths child = node;
+        child[t].push_back(step);
+        std::vector<std::uint64_t> k = key(child);
+        const std::size_t bytes = k.size() * sizeof(std::uint64_t) + 64;
+        if (!seen_.insert(std::move(k)).second) {
+            ++result_.stats.redundant;
+            return;
+        }
+        seenBytes_ += bytes;
+        if (check && !verifyReadsFrom(instanceOf(runAll(child)), model_, &checks_)) {
+            return;
+        }
+        work.push_back(std::move(child));
+    }
+
+    static RfInstance instanceOf(const std::vector<ThreadRun>& runs) {
+        RfInstance x;
+        for (const ThreadRun& r : runs) {
+            x.threads.push_back(r.events);
+        }
+        return x;
+    }
+
+    void ended(const Paths& node, const std::vector<ThreadRun>& runs, bool finished) {
+        if (finished) {
+            ++result_.stats.executions;
+            std::vector<Value> regs;
+            for (const ThreadRun& r : runs) {
+                regs.insert(regs.end(), r.regs.begin(), r.regs.end());
+            }
+            outcomes_.insert(std::move(regs));
+        } else {
+            ++result_.stats.blocked;
+        }
+        if (options_.onExecution) {
+            options_.onExecution(traceOf(node, runs), !finished);
+        }
+    }
+
+    // A witness of the node's class as a trace: each thread's steps between
+    // its events run just before the next event; under SC a write runs
+    // where its memory-write is (the thread waits in between anyway).
+    Trace traceOf(const Paths& node, const std::vector<ThreadRun>& runs) {
+        const std::optional<std::vector<RfWitnessStep>> witness =
+            verifyReadsFrom(instanceOf(runs), model_, &checks_);
+        if (!witness) {
+            throw std::logic_error("rf: an explored partial execution has no witness");
+        }
+        Trace trace;
+        trace.model = model_;
+        std::vector<std::uint32_t> emitted(node.size(), 0);
+        auto emitUpTo = [&](std::uint32_t t, std::uint32_t end) {
+            for (; emitted[t] < end; ++emitted[t]) {
+                TraceStep s;
+                s.thread = ThreadId(t);
+                s.transition = node[t][emitted[t]].id;
+                trace.steps.push_back(s);
+            }
+        };
+        for (const RfWitnessStep& w : *witness) {
+            const ThreadRun& run = runs[w.thread];
+            const std::uint32_t step = run.eventStep[w.index];
+            const bool scWrite =
+                model_ == MemoryModel::SC && run.events[w.index].kind == RfEventKind::Write;
+            if (!w.memoryWrite) {
+                emitUpTo(w.thread, scWrite ? step : step + 1);
+            } else if (scWrite) {
+                emitUpTo(w.thread, step + 1);
+            } else {
+                TraceStep s;
+                s.kind = StepKind::Flush;
+                s.thread = ThreadId(w.thread);
+                s.addr = run.events[w.index].addr;
+                s.value = run.written[w.index];
+                trace.steps.push_back(s);
+            }
+        }
+        for (std::uint32_t t = 0; t < node.size(); ++t) {
+            emitUpTo(t, static_cast<std::uint32_t>(node[t].size()));
+        }
+        trace.goalStep = trace.steps.size();
+        return trace;
+    }
+
+    const Program& p_;
+    MemoryModel model_;
+    const ExploreOptions& options_;
+    ResourceMonitor monitor_;
+    std::vector<Value> stack_;
+    std::unordered_set<std::vector<std::uint64_t>, KeyHash> seen_;
+    std::size_t seenBytes_ = 0;
+    RfCheckStats checks_;
+    std::set<std::vector<Value>> outcomes_;
+    ExploreResult result_;
+};
+
+} // namespace
+
+std::optional<std::string> rfUnsupported(const Program& p, std::size_t unroll) {
+    for (const Transition& tr : p.transitions) {
+        if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
+            return "the rf engine does not support lock/unlock yet";
+        }
+    }
+    if (unroll == 0 && hasControlCycle(p)) {
+        return "the rf engine explores acyclic programs, and this program has a control-flow "
+               "cycle: bound the loops with --unroll K";
+    }
+    return std::nullopt;
+}
+
+ExploreResult rfExplore(const Program& p, MemoryModel model, const ExploreOptions& options) {
+    if (std::optional<std::string> why = rfUnsupported(p, options.unroll)) {
+        ExploreResult r;
+        r.reason = *why;
+        return r;
+    }
+    return exploreUnrolled(p, options, [&](const Program& q, const ExploreOptions& o) {
+        return Explorer(q, model, o).run();
+    });
+}
+
+Result RfEngine::run(const Program& program, const Goal& goal, const Options& options) {
+    ExploreOptions o;
+    o.limits = options;
+    o.goal = &goal;
+    o.unroll = options.unroll;
+    const ExploreResult e = rfExplore(program, model_, o);
+    Result r;
+    r.stats.states = e.stats.events;
+    r.stats.transitions = e.stats.events;
+    r.stats.timeSeconds = e.stats.timeSeconds;
+    r.stats.peakRssMb = peakRssMb();
+    if (e.goalTrace) {
+        // Instruction steps carry no addresses or values: replay fills
+        // them in (and checks the trace on the original program).
+        const ReplayOutcome replay = replayTrace(program, goal, *e.goalTrace, Recorded::IfGiven);
+        if (!replay.ok) {
+            throw TraceReplayError("the rf engine's trace does not replay: " + replay.error);
+        }
+        r.verdict = Verdict::Reachable;
+        r.trace = replay.completed;
+    } else if (e.complete) {
+        r.verdict = Verdict::Unreachable;
+    } else {
+        r.verdict = Verdict::Unknown;
+        r.reason = e.reason;
+    }
+    return r;
+}
+
+} // namespace tsoreach::reach
