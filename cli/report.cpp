@@ -573,7 +573,7 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
     if (info.engine == "rf") {
         out << "executions:   " << s.executions << " (reads-from classes of complete executions)\n"
             << "blocked:      " << s.blocked << " (classes stopped by a failed check)\n"
-            << "redundant:    " << s.redundant << " (partial executions reached again)\n"
+            << "redundant:    " << s.redundant << " (partial executions left to their canonical parent)\n"
             << "outcomes:     " << s.outcomes << " (distinct final registers)\n"
             << "partial:      " << s.events << " (partial executions expanded)\n"
             << "consistency checks: " << s.consistencyChecks << "\n"

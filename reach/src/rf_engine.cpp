@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <set>
 #include <stdexcept>
-#include <unordered_set>
 
 namespace tsoreach::reach {
 
@@ -33,17 +32,6 @@ struct ThreadRun {
     std::vector<std::uint32_t> eventStep; // by event: its step in the path
 };
 
-struct KeyHash {
-    std::size_t operator()(const std::vector<std::uint64_t>& k) const {
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ k.size();
-        for (std::uint64_t w : k) {
-            h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-            h ^= h >> 31;
-        }
-        return static_cast<std::size_t>(h);
-    }
-};
-
 class Explorer {
   public:
     Explorer(const Program& p, MemoryModel model, const ExploreOptions& options)
@@ -52,7 +40,6 @@ class Explorer {
 
     ExploreResult run() {
         std::vector<Paths> work{Paths(p_.threads.size())};
-        seen_.insert(key(work.back()));
         while (!work.empty()) {
             if (auto why = limitReason()) {
                 result_.reason = *why;
@@ -60,6 +47,7 @@ class Explorer {
             }
             Paths node = std::move(work.back());
             work.pop_back();
+            workBytes_ -= bytesOf(node);
             ++result_.stats.events;
             const std::vector<ThreadRun> runs = runAll(node);
             if (options_.goal != nullptr && goalHolds(runs)) {
@@ -78,12 +66,12 @@ class Explorer {
                     }
                     extended = true;
                     if (in.kind != InstrKind::Read) {
-                        push(node, t, PathStep{id, {}, 0}, work, false);
+                        push(node, runs, t, PathStep{id, {}, 0}, work, false);
                         continue;
                     }
                     const Value addr = eval(run, in.addr);
                     for (const auto& [source, value] : sourcesFor(runs, t, addr)) {
-                        push(node, t, PathStep{id, source, value}, work, true);
+                        push(node, runs, t, PathStep{id, source, value}, work, true);
                     }
                 }
             }
@@ -109,7 +97,7 @@ class Explorer {
             (o.cancelAlso != nullptr && o.cancelAlso->load(std::memory_order_relaxed))) {
             return "cancelled";
         }
-        return monitor_.exceeded(seenBytes_);
+        return monitor_.exceeded(workBytes_);
     }
 
     Value eval(const ThreadRun& run, ExprRef e) { return evaluate(p_.expr(e), run.regs, stack_); }
@@ -202,32 +190,57 @@ class Explorer {
         return out;
     }
 
-    static std::vector<std::uint64_t> key(const Paths& node) {
-        std::vector<std::uint64_t> k;
+    static std::size_t bytesOf(const Paths& node) {
+        std::size_t b = sizeof(Paths);
         for (const auto& path : node) {
-            k.push_back(path.size());
-            for (const PathStep& s : path) {
-                k.push_back((std::uint64_t{s.id.value} << 32) | s.source.thread);
-                k.push_back(s.source.index);
-            }
+            b += sizeof(path) + path.size() * sizeof(PathStep);
         }
-        return k;
+        return b;
     }
 
-    void push(const Paths& node, std::uint32_t t, const PathStep& step, std::vector<Paths>& work,
-              bool check) {
-        Paths child = node;
-        child[t].push_back(step);
-        std::vector<std::uint64_t> k = key(child);
-        const std::size_t bytes = k.size() * sizeof(std::uint64_t) + 64;
-        if (!seen_.insert(std::move(k)).second) {
+    // Each partial execution has one canonical parent: it without the last
+    // step of the highest thread whose last step no read depends on (a
+    // prefix of a witness is a witness, so the parent is realisable too).
+    // A child is kept only from its canonical parent, so every partial
+    // execution, hence every class, is reached exactly once with no set of
+    // visited ones: the exploration is stateless. Child = node plus `step`
+    // of thread t; t's new step is always removable, so the child is
+    // canonical iff no higher thread's last step is.
+    bool canonical(const Paths& node, const std::vector<ThreadRun>& runs, std::uint32_t t,
+                   const PathStep& step) const {
+        for (std::uint32_t u = t + 1; u < node.size(); ++u) {
+            if (node[u].empty()) {
+                continue;
+            }
+            if (p_.transition(node[u].back().id).instr.kind != InstrKind::Write) {
+                return false;
+            }
+            const RfSource last{u, static_cast<std::uint32_t>(runs[u].events.size() - 1)};
+            bool read = step.source == last;
+            for (const ThreadRun& r : runs) {
+                for (const RfEvent& e : r.events) {
+                    read = read || (e.kind == RfEventKind::Read && e.source == last);
+                }
+            }
+            if (!read) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void push(const Paths& node, const std::vector<ThreadRun>& runs, std::uint32_t t,
+              const PathStep& step, std::vector<Paths>& work, bool check) {
+        if (!canonical(node, runs, t, step)) {
             ++result_.stats.redundant;
             return;
         }
-        seenBytes_ += bytes;
+        Paths child = node;
+        child[t].push_back(step);
         if (check && !verifyReadsFrom(instanceOf(runAll(child)), model_, &checks_)) {
             return;
         }
+        workBytes_ += bytesOf(child);
         work.push_back(std::move(child));
     }
 
@@ -305,8 +318,7 @@ class Explorer {
     const ExploreOptions& options_;
     ResourceMonitor monitor_;
     std::vector<Value> stack_;
-    std::unordered_set<std::vector<std::uint64_t>, KeyHash> seen_;
-    std::size_t seenBytes_ = 0;
+    std::size_t workBytes_ = 0; // of the nodes waiting on the stack
     RfCheckStats checks_;
     std::set<std::vector<Value>> outcomes_;
     ExploreResult result_;

@@ -5,12 +5,13 @@
 // explorer grows partial executions one thread step at a time; a read is
 // given each write it might read from, and a reads-from consistency check
 // (reads_from.hpp) keeps the choices some SC / TSO / PSO execution
-// realises. Partial executions already expanded are remembered, so each
-// reads-from class is explored once and counted once.
+// realises. Every partial execution is grown only from its canonical
+// parent, so each is reached once and each reads-from class is explored
+// once, statelessly (memory: the DFS stack).
 //
-// Unlike the paper's RF-SMC this is not stateless: the memory grows with
-// the number of partial executions. Same limits as dpor: no lock/unlock,
-// cyclic programs only up to a loop bound.
+// This is not the paper's RF-SMC (which grows maximal traces and mutates
+// reads); it explores every partial execution, not only maximal ones. Same
+// limits as dpor: no lock/unlock, cyclic programs only up to a loop bound.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -27,8 +28,9 @@ namespace tsoreach::reach {
 std::optional<std::string> rfUnsupported(const Program& p, std::size_t unroll = 0);
 
 // stats.executions: reads-from classes of complete executions; blocked:
-// those of executions stopped by a failed check; redundant: partial
-// executions reached again; events: partial executions expanded;
+// those of executions stopped by a failed check; redundant: children
+// dropped because the node is not their canonical parent; events: partial
+// executions expanded;
 // outcomes: distinct final registers of complete executions.
 ExploreResult rfExplore(const Program& p, MemoryModel model, const ExploreOptions& options);
 
