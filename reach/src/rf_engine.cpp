@@ -19,6 +19,7 @@ struct PathStep {
     TransitionId id;
     RfSource source;
     Value value = 0;
+    bool chained = false; // taken by a chain, not chosen (see chain())
 };
 
 using Paths = std::vector<std::vector<PathStep>>;
@@ -40,6 +41,9 @@ class Explorer {
 
     ExploreResult run() {
         std::vector<Paths> work{Paths(p_.threads.size())};
+        for (std::uint32_t t = 0; t < p_.threads.size(); ++t) {
+            chain(work.back(), t);
+        }
         while (!work.empty()) {
             if (auto why = limitReason()) {
                 result_.reason = *why;
@@ -198,6 +202,47 @@ class Explorer {
         return b;
     }
 
+    // Chain compression: while thread t has exactly one transition it can
+    // take, a local step (local, check, noop) that no other thread can
+    // observe or influence, and t is not in a state the goal constrains, the
+    // step is taken at once. A chain is a function of the thread's state, so
+    // a node's last chunk per thread (a chosen step and its chain) is
+    // removed as a whole, and canonical parents stay unique.
+    void chain(Paths& node, std::uint32_t t) {
+        const Goal* goal = options_.goal;
+        ThreadRun run = runThread(t, node[t]);
+        for (;;) {
+            if (goal != nullptr && goal->constrains(ThreadId(t)) &&
+                goal->accepts(ThreadId(t), run.pc)) {
+                return;
+            }
+            std::optional<TransitionId> only;
+            for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
+                const Instruction& in = p_.transition(id).instr;
+                if (in.kind == InstrKind::Check && eval(run, in.value) == 0) {
+                    continue;
+                }
+                if (only) {
+                    return; // a choice
+                }
+                only = id;
+            }
+            if (!only) {
+                return;
+            }
+            const Instruction& in = p_.transition(*only).instr;
+            if (in.kind != InstrKind::Local && in.kind != InstrKind::Check &&
+                in.kind != InstrKind::Noop) {
+                return;
+            }
+            if (in.kind == InstrKind::Local) {
+                run.regs[in.reg.index()] = eval(run, in.value);
+            }
+            run.pc = p_.transition(*only).to;
+            node[t].push_back(PathStep{*only, {}, 0, true});
+        }
+    }
+
     // Each partial execution has one canonical parent: it without the last
     // step of the highest thread whose last step no read depends on (a
     // prefix of a witness is a witness, so the parent is realisable too).
@@ -212,7 +257,13 @@ class Explorer {
             if (node[u].empty()) {
                 continue;
             }
-            if (p_.transition(node[u].back().id).instr.kind != InstrKind::Write) {
+            // The head of u's last chunk: its last chosen step.
+            auto head = std::find_if(node[u].rbegin(), node[u].rend(),
+                                     [](const PathStep& s) { return !s.chained; });
+            if (head == node[u].rend()) {
+                continue; // only the chain from the initial state: nothing to remove
+            }
+            if (p_.transition(head->id).instr.kind != InstrKind::Write) {
                 return false;
             }
             const RfSource last{u, static_cast<std::uint32_t>(runs[u].events.size() - 1)};
@@ -237,6 +288,7 @@ class Explorer {
         }
         Paths child = node;
         child[t].push_back(step);
+        chain(child, t);
         if (check && !verifyReadsFrom(instanceOf(runAll(child)), model_, &checks_)) {
             return;
         }
