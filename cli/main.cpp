@@ -619,9 +619,10 @@ int run(int argc, char** argv, Context& ctx) {
                          std::to_string(lazy::kDefaultMaxIterations) + ")")
         ->check(positiveInteger);
     reachCmd
-        ->add_option("--unroll", ra.unroll,
-                     "dpor engine: explore cyclic programs with at most K back edges per thread "
-                     "(a negative answer is then unknown)")
+        ->add_option(
+            "--unroll", ra.unroll,
+            "dpor and rf engines: explore cyclic programs with at most K back edges per thread "
+            "(a negative answer is then unknown)")
         ->check(positiveInteger);
     addReductionSwitches(reachCmd, ra.por, ra.live);
     reachCmd

@@ -46,41 +46,12 @@ TEST(Dpor, LitmusCountsAreExact) {
     }
 }
 
-// The random acyclic generator's programs made check-free and
-// deterministic: every check becomes a noop and only the first transition
-// out of each state stays. Then every execution is complete, and classes
-// are exactly the (rf, co) pairs (with a choice between transitions, paths
-// that differ only in local steps would be one (rf, co) pair but two
-// executions).
-std::string checkFree(std::uint64_t seed) {
-    const std::string text =
-        std::regex_replace(test::randomAcyclicProgram(seed), std::regex("check [^\n]*"), "noop");
-    std::istringstream in(text);
-    std::string out;
-    std::set<std::string> left; // states with an outgoing transition, this thread
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("thread", 0) == 0) {
-            left.clear();
-        }
-        if (line.rfind("transition ", 0) == 0) {
-            std::istringstream words(line.substr(11));
-            std::string from;
-            words >> from;
-            if (!left.insert(from).second) {
-                continue;
-            }
-        }
-        out += line + "\n";
-    }
-    return out;
-}
-
 TEST(Dpor, ExecutionsEqualShashaSnirClassesOnRandomPrograms) {
     std::size_t programs = 0;
     std::uint64_t executions = 0;
     std::uint64_t redundant = 0;
     for (std::uint64_t seed = 0; programs < 300 && seed < 1000; ++seed) {
-        const std::string text = checkFree(seed);
+        const std::string text = test::randomCheckFreeProgram(seed);
         const Program p = test::parse(text);
         if (reach::dporUnsupported(p, MemoryModel::PSO)) {
             continue; // locks

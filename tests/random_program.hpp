@@ -14,6 +14,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <random>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -366,6 +369,34 @@ inline std::string randomProgram(std::uint64_t seed) {
 // The acyclic program of `seed`, as text.
 inline std::string randomAcyclicProgram(std::uint64_t seed) {
     return RandomProgram(seed).generateAcyclic();
+}
+
+// A random acyclic program made check-free and deterministic: every check
+// becomes a noop and only the first transition out of each state stays.
+// Then every execution completes, and its classes are exactly the (rf, co)
+// pairs (with a choice between transitions, paths that differ only in
+// local steps would be one pair but two executions).
+inline std::string randomCheckFreeProgram(std::uint64_t seed) {
+    const std::string text =
+        std::regex_replace(randomAcyclicProgram(seed), std::regex("check [^\n]*"), "noop");
+    std::istringstream in(text);
+    std::string out;
+    std::set<std::string> left; // states with an outgoing transition, this thread
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("thread", 0) == 0) {
+            left.clear();
+        }
+        if (line.rfind("transition ", 0) == 0) {
+            std::istringstream words(line.substr(11));
+            std::string from;
+            words >> from;
+            if (!left.insert(from).second) {
+                continue;
+            }
+        }
+        out += line + "\n";
+    }
+    return out;
 }
 
 } // namespace tsoreach::test

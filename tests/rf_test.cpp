@@ -59,36 +59,11 @@ TEST(Rf, LitmusCountsAreExact) {
     }
 }
 
-// As in dpor_test: random acyclic programs, checks made noops and only the
-// first transition out of each state kept, so every execution completes.
-std::string checkFree(std::uint64_t seed) {
-    const std::string text =
-        std::regex_replace(test::randomAcyclicProgram(seed), std::regex("check [^\n]*"), "noop");
-    std::istringstream in(text);
-    std::string out;
-    std::set<std::string> left;
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("thread", 0) == 0) {
-            left.clear();
-        }
-        if (line.rfind("transition ", 0) == 0) {
-            std::istringstream words(line.substr(11));
-            std::string from;
-            words >> from;
-            if (!left.insert(from).second) {
-                continue;
-            }
-        }
-        out += line + "\n";
-    }
-    return out;
-}
-
 TEST(Rf, ExecutionsEqualReadsFromClassesOnRandomPrograms) {
     std::size_t programs = 0;
     std::uint64_t executions = 0;
     for (std::uint64_t seed = 0; programs < 300 && seed < 1000; ++seed) {
-        const std::string text = checkFree(seed);
+        const std::string text = test::randomCheckFreeProgram(seed);
         const Program p = test::parse(text);
         if (reach::rfUnsupported(p)) {
             continue; // locks

@@ -1,7 +1,7 @@
 #include "tsoreach/reach/dpor.hpp"
 
 #include "resource_monitor.hpp"
-#include "unrolled_explore.hpp"
+#include "stateless_explore.hpp"
 #include "tsoreach/instrument/unroll.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/value_sets.hpp"
@@ -740,14 +740,8 @@ class Explorer {
 
 std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model,
                                            std::size_t unroll) {
-    for (const Transition& tr : p.transitions) {
-        if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
-            return "the dpor engine does not support lock/unlock yet";
-        }
-    }
-    if (unroll == 0 && hasControlCycle(p)) {
-        return "the dpor engine explores acyclic programs, and this program has a control-flow "
-               "cycle: bound the loops with --unroll K";
+    if (std::optional<std::string> why = statelessUnsupported(p, unroll, "dpor")) {
+        return why;
     }
     if (model == MemoryModel::PSO && accessedAddresses(p).all.any) {
         return "the dpor engine needs a bounded set of addresses under PSO (one flusher per "
@@ -772,28 +766,7 @@ Result DporEngine::run(const Program& program, const Goal& goal, const Options& 
     o.limits = options;
     o.goal = &goal;
     o.unroll = options.unroll;
-    const ExploreResult e = dporExplore(program, model_, o);
-    Result r;
-    r.stats.states = e.stats.events;
-    r.stats.transitions = e.stats.events;
-    r.stats.timeSeconds = e.stats.timeSeconds;
-    r.stats.peakRssMb = peakRssMb();
-    if (e.goalTrace) {
-        // Events carry no addresses or values of instructions: replay
-        // fills them in (and checks the trace).
-        const ReplayOutcome replay = replayTrace(program, goal, *e.goalTrace, Recorded::IfGiven);
-        if (!replay.ok) {
-            throw TraceReplayError("the dpor engine's trace does not replay: " + replay.error);
-        }
-        r.verdict = Verdict::Reachable;
-        r.trace = replay.completed;
-    } else if (e.complete) {
-        r.verdict = Verdict::Unreachable;
-    } else {
-        r.verdict = Verdict::Unknown;
-        r.reason = e.reason;
-    }
-    return r;
+    return answerOf(program, goal, dporExplore(program, model_, o), "dpor");
 }
 
 } // namespace tsoreach::reach

@@ -1,10 +1,10 @@
 #include "tsoreach/reach/rf.hpp"
 
 #include "resource_monitor.hpp"
+#include "stateless_explore.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/reach/reads_from.hpp"
 #include "tsoreach/reach/replay.hpp"
-#include "unrolled_explore.hpp"
 
 #include <algorithm>
 #include <set>
@@ -379,16 +379,7 @@ class Explorer {
 } // namespace
 
 std::optional<std::string> rfUnsupported(const Program& p, std::size_t unroll) {
-    for (const Transition& tr : p.transitions) {
-        if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
-            return "the rf engine does not support lock/unlock yet";
-        }
-    }
-    if (unroll == 0 && hasControlCycle(p)) {
-        return "the rf engine explores acyclic programs, and this program has a control-flow "
-               "cycle: bound the loops with --unroll K";
-    }
-    return std::nullopt;
+    return statelessUnsupported(p, unroll, "rf");
 }
 
 ExploreResult rfExplore(const Program& p, MemoryModel model, const ExploreOptions& options) {
@@ -407,28 +398,7 @@ Result RfEngine::run(const Program& program, const Goal& goal, const Options& op
     o.limits = options;
     o.goal = &goal;
     o.unroll = options.unroll;
-    const ExploreResult e = rfExplore(program, model_, o);
-    Result r;
-    r.stats.states = e.stats.events;
-    r.stats.transitions = e.stats.events;
-    r.stats.timeSeconds = e.stats.timeSeconds;
-    r.stats.peakRssMb = peakRssMb();
-    if (e.goalTrace) {
-        // Instruction steps carry no addresses or values: replay fills
-        // them in (and checks the trace on the original program).
-        const ReplayOutcome replay = replayTrace(program, goal, *e.goalTrace, Recorded::IfGiven);
-        if (!replay.ok) {
-            throw TraceReplayError("the rf engine's trace does not replay: " + replay.error);
-        }
-        r.verdict = Verdict::Reachable;
-        r.trace = replay.completed;
-    } else if (e.complete) {
-        r.verdict = Verdict::Unreachable;
-    } else {
-        r.verdict = Verdict::Unknown;
-        r.reason = e.reason;
-    }
-    return r;
+    return answerOf(program, goal, rfExplore(program, model_, o), "rf");
 }
 
 } // namespace tsoreach::reach
