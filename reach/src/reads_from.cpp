@@ -48,6 +48,12 @@ class Indexed {
                 buffers_[b].push_back(i);
             }
         }
+        eventAddr_.resize(events_);
+        for (std::uint32_t t = 0; t < threads; ++t) {
+            for (std::uint32_t i = 0; i < in.threads[t].size(); ++i) {
+                eventAddr_[id(t, i)] = addrs_.at(in.threads[t][i].addr);
+            }
+        }
         readers_.resize(events_ + addrs_.size());
         for (std::uint32_t t = 0; t < threads; ++t) {
             const auto& evs = in.threads[t];
@@ -100,9 +106,8 @@ class Indexed {
     [[nodiscard]] std::uint32_t id(std::uint32_t t, std::uint32_t i) const {
         return offset_[t] + i;
     }
-    [[nodiscard]] std::uint32_t addrIndexOf(Value a) const { return addrs_.at(a); }
     [[nodiscard]] std::uint32_t sourceId(const RfEvent& read) const {
-        return read.source.initial() ? events_ + addrIndexOf(read.addr)
+        return read.source.initial() ? events_ + addrs_.at(read.addr)
                                      : id(read.source.thread, read.source.index);
     }
     [[nodiscard]] bool remote(std::uint32_t t, const RfEvent& read) const {
@@ -117,6 +122,7 @@ class Indexed {
     std::vector<std::vector<std::uint32_t>> buffers_; // event indices of its thread's writes
     std::vector<std::uint32_t> bufferThread_;
     std::vector<std::uint32_t> buffer_, position_; // by write id
+    std::vector<std::uint32_t> eventAddr_;         // by event id: its address's index
     // By source id (writes, then initial values by address): the reads of it.
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> readers_;
 
@@ -162,7 +168,6 @@ class Closure {
         const auto& threads = x_.in_.threads;
         for (std::uint32_t t = 0; t < threads.size(); ++t) {
             const auto& evs = threads[t];
-            std::vector<std::uint32_t> lastWrite; // by buffer of t: its newest write id
             std::map<std::uint32_t, std::uint32_t> newest;
             for (std::uint32_t i = 0; i < evs.size(); ++i) {
                 const std::uint32_t e = x_.id(t, i);
@@ -308,7 +313,7 @@ class Search {
                 Node child = n;
                 const std::uint32_t t = x_.bufferThread_[b];
                 const std::uint32_t i = x_.buffers_[b][child.flushed[b]++];
-                child.last[x_.addrIndexOf(x_.in_.threads[t][i].addr)] = x_.id(t, i);
+                child.last[x_.eventAddr_[x_.id(t, i)]] = x_.id(t, i);
                 child.steps.push_back({t, i, true});
                 if (seen.insert(key(child)).second) {
                     stack.push_back(std::move(child));
@@ -408,7 +413,7 @@ class Search {
             return false; // its buffer-write has not happened
         }
         const Value addr = x_.in_.threads[t][i].addr;
-        if (held(n, x_.addrIndexOf(addr))) {
+        if (held(n, x_.eventAddr_[x_.id(t, i)])) {
             return false;
         }
         // A remote reader's own older writes there must already be in

@@ -2,9 +2,7 @@
 
 #include "resource_monitor.hpp"
 #include "stateless_explore.hpp"
-#include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/reach/reads_from.hpp"
-#include "tsoreach/reach/replay.hpp"
 
 #include <algorithm>
 #include <set>

@@ -5,8 +5,9 @@
 // states sit back to back in fixed-size blocks (growing never copies them)
 // and are found through an open-addressing table whose slots hold the top
 // 32 bits of the state's hash and where its packed bytes start: probes and
-// growth never touch the packed bytes of other states. Per stored state: its bytes, an 8-byte
-// offset and 16 to 32 bytes of table; no allocation per state.
+// growth never touch the packed bytes of other states. Per stored state:
+// its bytes, an 8-byte offset and 16 to 32 bytes of table; no allocation
+// per state.
 
 #include "chunked_vector.hpp"
 #include "huge_array.hpp"
@@ -138,7 +139,8 @@ class StateStore {
 
     // Bytes held by the store (for statistics and memory limits).
     [[nodiscard]] std::size_t bytes() const {
-        return blocks_.size() * blockSize + offsets_.bytes() + table_.size() * sizeof(Slot);
+        return blocks_.size() * blockSize + offsets_.bytes() + table_.size() * sizeof(Slot) +
+               recent_.size() * sizeof(Slot);
     }
 
     // Bytes resident once the table next grows: the old and the new table
