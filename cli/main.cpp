@@ -5,6 +5,7 @@
 #include "trace_json.hpp"
 #include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/lang/control_flow.hpp"
+#include "tsoreach/lang/load.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/validate.hpp"
@@ -118,6 +119,7 @@ struct ReachArgs {
 
 // What the internal-error message names, filled in as the run proceeds.
 struct Context {
+    InputFormat input = InputFormat::Auto;
     std::string command;
     std::string file;
     std::string model;
@@ -127,18 +129,16 @@ struct Context {
 // The goal of --goal options, else the program's final states; warns on
 // stderr about goal states that no path of their thread reaches.
 Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
-                const std::string& file) {
+                const std::string& file, const std::optional<Goal>& declared) {
     std::optional<Goal> goal;
     if (!goals.empty()) {
-        std::string spec;
-        for (const std::string& g : goals) {
-            spec += (spec.empty() ? "" : ",") + g;
-        }
         try {
-            goal = parseGoalSpec(program, spec);
+            goal = parseGoalSpecs(program, goals);
         } catch (const GoalSpecError& e) {
             throw UsageError(e.what());
         }
+    } else if (declared) {
+        goal = declared;
     } else {
         goal = defaultGoal(program);
         if (!goal) {
@@ -155,7 +155,8 @@ Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
 bool goalUnreachableByControlFlow(const Program& program, const Goal& goal,
                                   const std::string& file) {
     constexpr std::size_t shown = 3;
-    const std::vector<Warning> warnings = checkGoal(program, goal);
+    const GoalCheck check = checkGoal(program, goal);
+    const std::vector<Warning>& warnings = check.warnings;
     for (std::size_t i = 0; i < warnings.size() && i < shown; ++i) {
         const Warning& w = warnings[i];
         std::cerr << file << ':' << w.pos.line << ':' << w.pos.col << ": warning: " << w.message
@@ -165,7 +166,7 @@ bool goalUnreachableByControlFlow(const Program& program, const Goal& goal,
         std::cerr << file << ": warning: ... and " << warnings.size() - shown
                   << " more threads like these\n";
     }
-    return !warnings.empty();
+    return check.unreachable;
 }
 
 // Writes `text` to stdout; a failed write is an error, not a silent loss.
@@ -187,7 +188,8 @@ struct ReplayArgs {
 
 // Exit 0 when the trace is legal and reaches the goal, 10 when it is not.
 int runReplay(const ReplayArgs& a, Context& ctx) {
-    Program program = parseProgramFile(a.file);
+    LoadedProgram input = loadProgramFile(a.file, ctx.input);
+    const Program& program = input.program;
     cli::LoadedTrace loaded = cli::loadTraceJson(program, a.traceFile);
     reach::MemoryModel model = loaded.model.value_or(reach::MemoryModel::TSO);
     if (!a.model.empty()) {
@@ -195,7 +197,7 @@ int runReplay(const ReplayArgs& a, Context& ctx) {
     }
     ctx.model = std::string(reach::name(model));
     loaded.trace.model = model;
-    Goal goal = chooseGoal(program, a.goals, a.file);
+    Goal goal = chooseGoal(program, a.goals, a.file, input.goal);
     reach::ReplayOutcome outcome =
         reach::replayTrace(program, goal, loaded.trace, reach::Recorded::IfGiven);
     if (a.json) {
@@ -217,8 +219,8 @@ struct InstrumentArgs {
 };
 
 // Prints R (+) sigma for a path given by source lines.
-int runInstrument(const InstrumentArgs& a) {
-    const Program program = parseProgramFile(a.file);
+int runInstrument(const InstrumentArgs& a, const Context& ctx) {
+    const Program program = loadProgramFile(a.file, ctx.input).program;
     std::vector<TransitionId> sigma;
     for (std::uint32_t line : a.path) {
         TransitionId found;
@@ -266,15 +268,15 @@ int runExplore(const ExploreArgs& a, Context& ctx) {
     ctx.model = a.model;
     ctx.engine = a.engine;
     const reach::MemoryModel model = *reach::memoryModelFromName(a.model);
-    Program program = parseProgramFile(a.file);
+    Program program = loadProgramFile(a.file, ctx.input).program;
     reach::ExploreOptions o;
     o.limits.timeoutSeconds = a.timeout;
     o.limits.maxMemoryMb = a.maxMemory;
     o.unroll = a.unroll;
     std::string traces;
     std::size_t count = 0;
+    const Goal none(program); // outlives the callback that replays against it
     if (a.printTraces) {
-        const Goal none(program);
         o.onExecution = [&](const reach::Trace& t, bool blocked) {
             const reach::ReplayOutcome replay =
                 reach::replayTrace(program, none, t, reach::Recorded::IfGiven);
@@ -328,7 +330,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     ctx.model = a.model;
     const std::string engine = !a.engine.empty() ? a.engine : a.model == "pso" ? "dpor" : "attacks";
     ctx.engine = engine;
-    Program program = parseProgramFile(a.file);
+    Program program = loadProgramFile(a.file, ctx.input).program;
     if (a.model == "sc") {
         throw UsageError("every program is robust against sc: use --model tso or pso");
     }
@@ -394,7 +396,8 @@ int runRobust(const RobustArgs& a, Context& ctx) {
 
 int runReach(const ReachArgs& a, Context& ctx) {
     ctx.model = a.model;
-    Program program = parseProgramFile(a.file);
+    LoadedProgram input = loadProgramFile(a.file, ctx.input);
+    Program& program = input.program;
     reach::MemoryModel model = *reach::memoryModelFromName(a.model);
     std::unique_ptr<reach::Engine> engine;
     try {
@@ -404,7 +407,7 @@ int runReach(const ReachArgs& a, Context& ctx) {
     }
     ctx.engine = std::string(engine->name());
 
-    std::optional<Goal> goal = chooseGoal(program, a.goals, a.file);
+    std::optional<Goal> goal = chooseGoal(program, a.goals, a.file, input.goal);
 
     cli::RunInfo info;
     info.command = "reach";
@@ -480,7 +483,8 @@ struct FencesArgs {
 // fence set can give the property, 3 unknown.
 int runFences(const FencesArgs& a, Context& ctx) {
     ctx.model = a.model;
-    Program program = parseProgramFile(a.file);
+    LoadedProgram input = loadProgramFile(a.file, ctx.input);
+    Program& program = input.program;
     const reach::MemoryModel model = *reach::memoryModelFromName(a.model);
     robustness::FenceOptions options;
     options.search.maxStates = a.maxStates;
@@ -526,7 +530,7 @@ int runFences(const FencesArgs& a, Context& ctx) {
             throw UsageError(e.what());
         }
         ctx.engine = std::string(engine->name());
-        goal = chooseGoal(program, a.goals, a.file);
+        goal = chooseGoal(program, a.goals, a.file, input.goal);
         r = robustness::safetyFences(program, *goal, *engine, options);
     }
     const double seconds =
@@ -591,8 +595,8 @@ int run(int argc, char** argv, Context& ctx) {
     reachCmd
         ->add_option("--goal", ra.goals,
                      "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
-                     "states; a thread named twice may be in either state")
-        ->delimiter(',');
+                     "states; a thread named twice may be in either state. Given several "
+                     "times: reached when any of them is");
     reachCmd->add_flag("--json", ra.json, "Print one JSON object (docs/json.md)");
     reachCmd->add_option("--search", ra.search, "Search order; bfs gives a shortest trace")
         ->check(CLI::IsMember({"dfs", "bfs"}))
@@ -688,8 +692,8 @@ int run(int argc, char** argv, Context& ctx) {
         ->required();
     replayCmd->add_option("--model", pa.model, "Memory model (default: the report's, else tso)")
         ->check(CLI::IsMember({"sc", "tso", "pso"}));
-    replayCmd->add_option("--goal", pa.goals, "Goal THREAD=STATE[,...] (default: final states)")
-        ->delimiter(',');
+    replayCmd->add_option("--goal", pa.goals,
+                          "Goal THREAD=STATE[,...] (default: final states); several: any of them");
     replayCmd->add_flag("--json", pa.json, "Print one JSON object");
 
     FencesArgs fa;
@@ -714,8 +718,9 @@ int run(int argc, char** argv, Context& ctx) {
                           "program (default: lazy for acyclic tso programs, "
                           "explicit otherwise)");
     fencesCmd
-        ->add_option("--goal", fa.goals, "Safety: goal THREAD=STATE[,...] (default: final states)")
-        ->delimiter(',');
+        ->add_option("--goal", fa.goals,
+                     "Safety: goal THREAD=STATE[,...] (default: final states); several: any of "
+                     "them");
     fencesCmd->add_flag("--json", fa.json, "Print one JSON object (docs/json.md)");
     fencesCmd->add_option("--apply", fa.apply, "Write the fenced program to OUT");
     fencesCmd
@@ -773,8 +778,13 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeInteger);
 
     std::string printFile;
-    CLI::App* printCmd = app.add_subcommand("print", "Print the program in canonical form");
+    std::string printFormat = "tsoreach";
+    CLI::App* printCmd = app.add_subcommand(
+        "print", "Print the program in canonical form (a .rmm file as its translation)");
     printCmd->add_option("FILE", printFile, "Program file")->required();
+    printCmd->add_option("--format", printFormat, "Output language")
+        ->check(CLI::IsMember({"tsoreach"}))
+        ->capture_default_str();
 
     InstrumentArgs ia;
     CLI::App* instrumentCmd = app.add_subcommand(
@@ -792,6 +802,16 @@ int run(int argc, char** argv, Context& ctx) {
                      "trencher (keeps it, main exit only)")
         ->check(CLI::IsMember({"terminating", "trencher"}))
         ->capture_default_str();
+
+    std::string inputFormat = "auto";
+    for (CLI::App* cmd :
+         {reachCmd, robustCmd, replayCmd, fencesCmd, exploreCmd, printCmd, instrumentCmd}) {
+        cmd->add_option("--input-format", inputFormat,
+                        "Language of FILE: rmm (Memorax, docs/rmm.md), tsoreach "
+                        "(docs/language.md), or auto: rmm for *.rmm files")
+            ->check(CLI::IsMember({"auto", "rmm", "tsoreach"}))
+            ->capture_default_str();
+    }
 
     try {
         app.parse(argc, argv);
@@ -811,6 +831,7 @@ int run(int argc, char** argv, Context& ctx) {
         }
         throw UsageError(e.what());
     }
+    ctx.input = *inputFormatFromName(inputFormat);
 
     if (*reachCmd) {
         ctx.command = "reach";
@@ -840,11 +861,13 @@ int run(int argc, char** argv, Context& ctx) {
     if (*instrumentCmd) {
         ctx.command = "instrument";
         ctx.file = ia.file;
-        return runInstrument(ia);
+        return runInstrument(ia, ctx);
     }
     ctx.command = "print";
     ctx.file = printFile;
-    emit(printProgram(parseProgramFile(printFile)));
+    const LoadedProgram printed = loadProgramFile(printFile, ctx.input);
+    // A translation keeps its comments (memory layout, declared goal).
+    emit(printed.translation.empty() ? printProgram(printed.program) : printed.translation);
     return exitHolds;
 }
 

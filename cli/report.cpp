@@ -151,6 +151,10 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
         out << ": " << r.reason;
     }
     out << '\n';
+    if (r.trace && g.termCount() > 1) {
+        out << "goal term " << r.trace->goalTerm + 1 << " of " << g.termCount()
+            << " holds: " << g.describeTerm(p, r.trace->goalTerm) << '\n';
+    }
     if (r.trace && !r.trace->steps.empty()) {
         out << traceTable(p, *r.trace);
         if (r.trace->goalStep < r.trace->steps.size()) {
@@ -211,18 +215,24 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
     if (r.verdict == reach::Verdict::Unknown) {
         j["reason"] = r.reason;
     }
+    // One entry per constrained thread of each term; "term" numbers the
+    // terms (a goal of several terms holds when one of them does).
     nlohmann::ordered_json goal = nlohmann::ordered_json::array();
-    for (ThreadId t : g.constrainedThreads()) {
-        nlohmann::ordered_json states = nlohmann::ordered_json::array();
-        for (StateId s : g.acceptedStates(t)) {
-            states.push_back(p.thread(t).stateNames[s.index()]);
+    for (std::size_t i = 0; i < g.termCount(); ++i) {
+        for (ThreadId t : g.termThreads(i)) {
+            nlohmann::ordered_json states = nlohmann::ordered_json::array();
+            for (StateId s : g.termAcceptedStates(i, t)) {
+                states.push_back(p.thread(t).stateNames[s.index()]);
+            }
+            goal.push_back({{"thread", p.thread(t).name}, {"states", states}, {"term", i}});
         }
-        goal.push_back({{"thread", p.thread(t).name}, {"states", states}});
     }
     j["goal"] = goal;
+    j["goal_terms"] = g.termCount();
     j["trace"] = r.trace ? traceJson(p, *r.trace) : nlohmann::ordered_json::array();
     if (r.trace) {
         j["goal_step"] = r.trace->goalStep;
+        j["goal_term"] = r.trace->goalTerm;
     }
     j["stats"] = {{"states", r.stats.states},
                   {"transitions", r.stats.transitions},
@@ -253,6 +263,9 @@ std::string replayJson(const std::string& file, const std::string& traceFile,
     j["trace_file"] = traceFile;
     j["model"] = reach::name(model);
     j["goal"] = g.describe(p);
+    if (outcome.ok) {
+        j["goal_term"] = outcome.goalTerm;
+    }
     j["steps"] = trace.steps.size();
     j["goal_step"] = trace.goalStep;
     j["verdict"] = outcome.ok ? "valid" : "invalid";
@@ -573,7 +586,8 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
     if (info.engine == "rf") {
         out << "executions:   " << s.executions << " (reads-from classes of complete executions)\n"
             << "blocked:      " << s.blocked << " (classes stopped by a failed check)\n"
-            << "redundant:    " << s.redundant << " (partial executions left to their canonical parent)\n"
+            << "redundant:    " << s.redundant
+            << " (partial executions left to their canonical parent)\n"
             << "outcomes:     " << s.outcomes << " (distinct final registers)\n"
             << "partial:      " << s.events << " (partial executions expanded)\n"
             << "consistency checks: " << s.consistencyChecks << "\n"

@@ -262,7 +262,14 @@ TEST_F(Cli, GoalOptionOverridesFinals) {
     // w reaching c is reachable; r reaching d with w still at a is not.
     EXPECT_EQ(run("reach " + f + " --model sc --goal w=c").code, 10);
     EXPECT_EQ(run("reach " + f + " --model sc --goal w=a,r=d").code, 0);
-    EXPECT_EQ(run("reach " + f + " --model sc --goal w=a --goal r=d").code, 0);
+    // Several --goal options: reached when any of them is (w=a holds at once).
+    Outcome any = run("reach " + f + " --model sc --goal r=d,w=c --goal w=a --json");
+    EXPECT_EQ(any.code, 10) << any.err;
+    const nlohmann::json j = nlohmann::json::parse(any.out);
+    EXPECT_EQ(j["goal_terms"], 2);
+    EXPECT_EQ(j["goal_term"], 1);
+    EXPECT_EQ(j["goal"].size(), 3U);
+    EXPECT_EQ(run("reach " + f + " --model sc --goal w=a,r=d --goal r=d,w=b").code, 0);
     // Under TSO the writes may stay buffered: w at c does not publish them.
     EXPECT_EQ(run("reach " + f + " --model tso --goal w=a,r=d").code, 0);
     EXPECT_EQ(run("reach " + write("nogoal.txt", "thread t initial a transition a b noop end\n") +

@@ -71,11 +71,10 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k) {
         visitor.back = &back;
         // From the initial state first, then from the states it does not
         // reach, so that every cycle loses an edge.
-        boost::depth_first_search(
-            g, boost::visitor(visitor)
-                   .color_map(boost::make_iterator_property_map(
-                       color.begin(), boost::get(boost::vertex_index, g)))
-                   .root_vertex(th.initial.index()));
+        boost::depth_first_search(g, boost::visitor(visitor)
+                                         .color_map(boost::make_iterator_property_map(
+                                             color.begin(), boost::get(boost::vertex_index, g)))
+                                         .root_vertex(th.initial.index()));
         out.text += "thread " + th.name + "\ninitial " + th.stateNames[th.initial.index()] + "\n";
         for (StateId f : th.finals) {
             for (std::size_t c = 0; c <= k; ++c) {
@@ -112,11 +111,17 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k) {
 
 Goal unrolledGoal(const Goal& goal, const UnrolledProgram& u) {
     Goal g(u.program);
-    for (ThreadId t : goal.constrainedThreads()) {
-        const std::vector<StateId>& origin = u.stateOrigin[t.index()];
-        for (std::size_t s = 0; s < origin.size(); ++s) {
-            if (goal.accepts(t, origin[s])) {
-                g.accept(t, StateId(static_cast<std::uint32_t>(s)));
+    for (std::size_t i = 0; i < goal.termCount(); ++i) {
+        if (i > 0) {
+            g.addTerm();
+        }
+        for (ThreadId t : goal.termThreads(i)) {
+            g.constrain(t);
+            const std::vector<StateId>& origin = u.stateOrigin[t.index()];
+            for (std::size_t s = 0; s < origin.size(); ++s) {
+                if (goal.termAccepts(i, t, origin[s])) {
+                    g.accept(t, StateId(static_cast<std::uint32_t>(s)));
+                }
             }
         }
     }

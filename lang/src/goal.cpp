@@ -4,29 +4,41 @@
 
 namespace tsoreach {
 
-Goal::Goal(const Program& p) : constrained_(p.threads.size(), 0) {
-    accepting_.reserve(p.threads.size());
+Goal::Term Goal::emptyTerm() const {
+    Term t;
+    t.constrained.assign(anyConstrained_.size(), 0);
+    t.accepting.reserve(anyAccepting_.size());
+    for (const auto& acc : anyAccepting_) {
+        t.accepting.emplace_back(acc.size(), 0);
+    }
+    return t;
+}
+
+Goal::Goal(const Program& p) : anyConstrained_(p.threads.size(), 0) {
+    anyAccepting_.reserve(p.threads.size());
     for (const Thread& t : p.threads) {
-        accepting_.emplace_back(t.stateCount(), 0);
+        anyAccepting_.emplace_back(t.stateCount(), 0);
     }
+    terms_.push_back(emptyTerm());
 }
 
-void Goal::accept(ThreadId t, StateId s) {
-    if (constrained_[t.index()] == 0) {
-        constrained_[t.index()] = 1;
-        // Keep thread order so that describe() is stable.
-        auto pos = constrainedThreads_.begin();
-        while (pos != constrainedThreads_.end() && *pos < t) {
-            ++pos;
-        }
-        constrainedThreads_.insert(pos, t);
-    }
-    accepting_[t.index()][s.index()] = 1;
+void Goal::addTerm() {
+    terms_.push_back(emptyTerm());
 }
 
-std::vector<StateId> Goal::acceptedStates(ThreadId t) const {
+namespace {
+
+// Inserts t into `threads`, kept in thread order so that describe() is stable.
+void insertOrdered(std::vector<ThreadId>& threads, ThreadId t) {
+    auto pos = threads.begin();
+    while (pos != threads.end() && *pos < t) {
+        ++pos;
+    }
+    threads.insert(pos, t);
+}
+
+std::vector<StateId> setStates(const std::vector<std::uint8_t>& acc) {
     std::vector<StateId> out;
-    const auto& acc = accepting_[t.index()];
     for (std::size_t s = 0; s < acc.size(); ++s) {
         if (acc[s] != 0) {
             out.emplace_back(static_cast<std::uint32_t>(s));
@@ -35,15 +47,61 @@ std::vector<StateId> Goal::acceptedStates(ThreadId t) const {
     return out;
 }
 
-std::string Goal::describe(const Program& p) const {
+} // namespace
+
+void Goal::constrain(ThreadId t) {
+    Term& term = terms_.back();
+    if (term.constrained[t.index()] == 0) {
+        term.constrained[t.index()] = 1;
+        insertOrdered(term.threads, t);
+    }
+    if (anyConstrained_[t.index()] == 0) {
+        anyConstrained_[t.index()] = 1;
+        insertOrdered(anyThreads_, t);
+    }
+}
+
+void Goal::accept(ThreadId t, StateId s) {
+    constrain(t);
+    terms_.back().accepting[t.index()][s.index()] = 1;
+    anyAccepting_[t.index()][s.index()] = 1;
+}
+
+bool Goal::changesAcceptance(ThreadId t, StateId from, StateId to) const {
+    for (std::size_t i = 0; i < terms_.size(); ++i) {
+        if (termAccepts(i, t, from) != termAccepts(i, t, to)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<StateId> Goal::termAcceptedStates(std::size_t term, ThreadId t) const {
+    return setStates(terms_[term].accepting[t.index()]);
+}
+
+std::vector<StateId> Goal::acceptedStates(ThreadId t) const {
+    return setStates(anyAccepting_[t.index()]);
+}
+
+std::string Goal::describeTerm(const Program& p, std::size_t term) const {
     std::string out;
-    for (ThreadId t : constrainedThreads_) {
-        for (StateId s : acceptedStates(t)) {
+    for (ThreadId t : terms_[term].threads) {
+        for (StateId s : termAcceptedStates(term, t)) {
             if (!out.empty()) {
                 out += ',';
             }
             out += p.thread(t).name + '=' + p.thread(t).stateNames[s.index()];
         }
+    }
+    return out;
+}
+
+std::string Goal::describe(const Program& p) const {
+    std::string out;
+    for (std::size_t i = 0; i < terms_.size(); ++i) {
+        const std::string term = describeTerm(p, i);
+        out += (i == 0 ? "" : " or ") + (term.empty() && terms_.size() > 1 ? "true" : term);
     }
     return out;
 }
@@ -109,15 +167,37 @@ Goal parseGoalSpec(const Program& p, std::string_view spec) {
 
 Goal goalByStateNames(const Program& from, const Goal& goal, const Program& to) {
     Goal out(to);
-    for (ThreadId t : goal.constrainedThreads()) {
-        for (StateId s : goal.acceptedStates(t)) {
-            const std::string& name = from.thread(t).stateNames[s.index()];
-            const StateId mapped = findState(to.thread(t), name);
-            if (!mapped.valid()) {
-                throw std::logic_error("goal state '" + name + "' has no namesake in " +
-                                       to.sourceName);
+    for (std::size_t i = 0; i < goal.termCount(); ++i) {
+        if (i > 0) {
+            out.addTerm();
+        }
+        for (ThreadId t : goal.termThreads(i)) {
+            out.constrain(t);
+            for (StateId s : goal.termAcceptedStates(i, t)) {
+                const std::string& name = from.thread(t).stateNames[s.index()];
+                const StateId mapped = findState(to.thread(t), name);
+                if (!mapped.valid()) {
+                    throw std::logic_error("goal state '" + name + "' has no namesake in " +
+                                           to.sourceName);
+                }
+                out.accept(t, mapped);
             }
-            out.accept(t, mapped);
+        }
+    }
+    return out;
+}
+
+Goal parseGoalSpecs(const Program& p, std::span<const std::string> specs) {
+    Goal out(p);
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const Goal one = parseGoalSpec(p, specs[i]);
+        if (i > 0) {
+            out.addTerm();
+        }
+        for (ThreadId t : one.termThreads(0)) {
+            for (StateId s : one.termAcceptedStates(0, t)) {
+                out.accept(t, s);
+            }
         }
     }
     return out;

@@ -1,5 +1,7 @@
 #include "tsoreach/lang/parser.hpp"
 
+#include "tsoreach/lang/load.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -433,24 +435,7 @@ Program parseProgram(std::string_view text, std::string sourceName) {
 }
 
 Program parseProgramFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        throw InputError(path, {}, "is a directory, not a program file");
-    }
-    // Devices and pipes may never end (/dev/zero); programs are files.
-    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-        throw InputError(path, {}, "is not a regular file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError(path, {}, std::string("cannot open file: ") + std::strerror(errno));
-    }
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) {
-        throw InputError(path, {}, "cannot read file");
-    }
-    return parseProgram(buf.str(), path);
+    return parseProgram(readProgramText(path), path);
 }
 
 } // namespace tsoreach

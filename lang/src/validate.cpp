@@ -24,23 +24,34 @@ std::vector<bool> controlReachable(const Program& p, ThreadId t) {
     return out;
 }
 
-std::vector<Warning> checkGoal(const Program& p, const Goal& goal) {
-    std::vector<Warning> out;
-    for (ThreadId t : goal.constrainedThreads()) {
-        std::vector<bool> reach = controlReachable(p, t);
-        bool any = false;
-        for (StateId s : goal.acceptedStates(t)) {
-            any = any || reach[s.index()];
+GoalCheck checkGoal(const Program& p, const Goal& goal) {
+    GoalCheck check;
+    std::vector<Warning>& out = check.warnings;
+    std::size_t deadTerms = 0;
+    for (std::size_t i = 0; i < goal.termCount(); ++i) {
+        bool dead = false;
+        for (ThreadId t : goal.termThreads(i)) {
+            std::vector<bool> reach = controlReachable(p, t);
+            bool any = false;
+            for (StateId s : goal.termAcceptedStates(i, t)) {
+                any = any || reach[s.index()];
+            }
+            if (!any) {
+                dead = true;
+                const Thread& th = p.thread(t);
+                const bool several = goal.termCount() > 1;
+                out.push_back({th.pos, "no goal state of thread '" + th.name +
+                                           "' is reachable from its initial state '" +
+                                           th.stateNames[th.initial.index()] +
+                                           "' in its control-flow graph; the goal" +
+                                           (several ? " term " + std::to_string(i + 1) : "") +
+                                           " is unreachable"});
+            }
         }
-        if (!any) {
-            const Thread& th = p.thread(t);
-            out.push_back({th.pos, "no goal state of thread '" + th.name +
-                                       "' is reachable from its initial state '" +
-                                       th.stateNames[th.initial.index()] +
-                                       "' in its control-flow graph; the goal is unreachable"});
-        }
+        deadTerms += dead ? 1 : 0;
     }
-    return out;
+    check.unreachable = deadTerms == goal.termCount();
+    return check;
 }
 
 } // namespace tsoreach

@@ -175,12 +175,19 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     // A goal state that no execution under any model reaches (the value
     // analysis sees its checks fail) needs no loop, which might not end.
     const AddressSets analysis = accessedAddresses(program);
-    for (ThreadId t : goal.constrainedThreads()) {
-        const std::vector<StateId> accepted = goal.acceptedStates(t);
-        if (std::none_of(accepted.begin(), accepted.end(),
-                         [&](StateId s) { return analysis.reachable[t.index()][s.index()]; })) {
-            return finish(reach::Verdict::Unreachable, "");
+    bool someTermLive = false;
+    for (std::size_t i = 0; i < goal.termCount() && !someTermLive; ++i) {
+        bool live = true;
+        for (ThreadId t : goal.termThreads(i)) {
+            const std::vector<StateId> accepted = goal.termAcceptedStates(i, t);
+            live = live && std::any_of(accepted.begin(), accepted.end(), [&](StateId s) {
+                       return analysis.reachable[t.index()][s.index()];
+                   });
         }
+        someTermLive = live;
+    }
+    if (!someTermLive) {
+        return finish(reach::Verdict::Unreachable, "");
     }
 
     // A goal counts as reached when its control states are, whatever the

@@ -160,8 +160,8 @@ class Explorer {
                 for (std::size_t i = 0; i < p.transitions.size(); ++i) {
                     const Transition& tr = p.transitions[i];
                     goalVisible_[i] = options.goal->constrains(tr.thread) &&
-                                      (options.goal->accepts(tr.thread, tr.from) ||
-                                       options.goal->accepts(tr.thread, tr.to));
+                                      (options.goal->acceptedBySomeTerm(tr.thread, tr.from) ||
+                                       options.goal->acceptedBySomeTerm(tr.thread, tr.to));
                 }
             }
         }

@@ -88,6 +88,7 @@ Result runChecked(Engine& engine, const Program& program, const Goal& goal,
             throw TraceReplayError("the trace of engine '" + std::string(engine.name()) +
                                    "' does not replay: " + check.error);
         }
+        r.trace->goalTerm = check.goalTerm;
     }
     return r;
 }

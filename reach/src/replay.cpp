@@ -45,6 +45,7 @@ class Replayer {
     ReplayOutcome run(const Trace& original) {
         ReplayOutcome out = check(original);
         out.completed = std::move(completed_);
+        out.goalTerm = goalTerm_;
         return out;
     }
 
@@ -76,16 +77,31 @@ class Replayer {
         return ReplayOutcome{true, 0, {}, {}};
     }
 
-    ReplayOutcome checkGoal() const {
-        for (ThreadId t : g_.constrainedThreads()) {
-            if (!g_.accepts(t, m_.pc[t.index()])) {
-                const Thread& th = p_.thread(t);
-                return fail(0, "the goal step leaves thread '" + th.name + "' in state '" +
-                                   th.stateNames[m_.pc[t.index()].index()] +
-                                   "', which the goal does not accept");
+    ReplayOutcome checkGoal() {
+        std::vector<std::size_t> pcs;
+        for (StateId s : m_.pc) {
+            pcs.push_back(s.index());
+        }
+        if (std::optional<std::size_t> term = g_.satisfiedTerm(pcs)) {
+            goalTerm_ = *term;
+            return ReplayOutcome{true, 0, {}, {}};
+        }
+        // Name, for each term, a constrained thread outside its accepted states.
+        std::string why;
+        for (std::size_t i = 0; i < g_.termCount(); ++i) {
+            for (ThreadId t : g_.termThreads(i)) {
+                if (!g_.termAccepts(i, t, m_.pc[t.index()])) {
+                    const Thread& th = p_.thread(t);
+                    why += std::string(why.empty() ? "" : "; ") + "the goal step leaves thread '" +
+                           th.name + "' in state '" + th.stateNames[m_.pc[t.index()].index()] +
+                           "', which the goal" +
+                           (g_.termCount() > 1 ? " term " + std::to_string(i + 1) : "") +
+                           " does not accept";
+                    break;
+                }
             }
         }
-        return ReplayOutcome{true, 0, {}, {}};
+        return fail(0, why);
     }
 
     static ReplayOutcome fail(std::size_t step, std::string why) {
@@ -306,6 +322,7 @@ class Replayer {
     Machine m_;
     Recorded recorded_;
     Trace completed_;
+    std::size_t goalTerm_ = 0;
     MemoryModel model_ = MemoryModel::SC;
     std::vector<Value> stack_;
 };

@@ -211,7 +211,7 @@ class Explorer {
         ThreadRun run = runThread(t, node[t]);
         for (;;) {
             if (goal != nullptr && goal->constrains(ThreadId(t)) &&
-                goal->accepts(ThreadId(t), run.pc)) {
+                goal->acceptedBySomeTerm(ThreadId(t), run.pc)) {
                 return;
             }
             std::optional<TransitionId> only;

@@ -243,7 +243,7 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
             const Transition& tr = p.transition(id);
             const InstrKind k = tr.instr.kind;
             bool never = k == InstrKind::Lock || k == InstrKind::Unlock ||
-                         goal.accepts(tid, tr.from) != goal.accepts(tid, tr.to);
+                         goal.changesAcceptance(tid, tr.from, tr.to);
             for (std::size_t u = 0; u < p.threads.size() && !never; ++u) {
                 if (u == t) {
                     continue;
@@ -268,7 +268,7 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
                 const Transition& tr = p.transition(id);
                 const InstrKind k = tr.instr.kind;
                 if (k == InstrKind::Lock || k == InstrKind::Unlock || sticky[id.index()] != 0 ||
-                    goal.accepts(tid, tr.from) != goal.accepts(tid, tr.to)) {
+                    goal.changesAcceptance(tid, tr.from, tr.to)) {
                     ok = false;
                 }
             }

@@ -1,5 +1,8 @@
 #pragma once
-// Goals: for every constrained thread, a set of accepted control states.
+// Goals: a disjunction of terms; a term accepts, for every thread it
+// constrains, a set of control states, and holds when each of those threads
+// is in one of its accepted states. Most goals have one term; Memorax's
+// `forbidden A B; C D` and repeated `--goal` options give several.
 
 #include "tsoreach/lang/program.hpp"
 
@@ -12,37 +15,86 @@ namespace tsoreach {
 
 class Goal {
   public:
-    // A goal that constrains no thread yet.
+    // A goal of one term that constrains no thread yet.
     explicit Goal(const Program& p);
 
+    // Adds state s of thread t to the accepted states of the last term.
     void accept(ThreadId t, StateId s);
-    [[nodiscard]] bool constrains(ThreadId t) const { return constrained_[t.index()]; }
-    [[nodiscard]] bool accepts(ThreadId t, StateId s) const {
-        return !constrained_[t.index()] || accepting_[t.index()][s.index()] != 0;
+    // Makes the last term constrain t even if it accepts none of t's states
+    // (then the term never holds). Translations of a goal use it so that a
+    // thread whose accepted states all vanish stays constrained.
+    void constrain(ThreadId t);
+    // Starts a new, empty term; accept() then fills it.
+    void addTerm();
+
+    [[nodiscard]] std::size_t termCount() const { return terms_.size(); }
+    [[nodiscard]] bool termConstrains(std::size_t term, ThreadId t) const {
+        return terms_[term].constrained[t.index()] != 0;
     }
-    [[nodiscard]] bool empty() const { return constrainedThreads_.empty(); }
-    [[nodiscard]] std::span<const ThreadId> constrainedThreads() const {
-        return constrainedThreads_;
+    [[nodiscard]] bool termAccepts(std::size_t term, ThreadId t, StateId s) const {
+        const Term& x = terms_[term];
+        return x.constrained[t.index()] == 0 || x.accepting[t.index()][s.index()] != 0;
     }
+    [[nodiscard]] std::span<const ThreadId> termThreads(std::size_t term) const {
+        return terms_[term].threads;
+    }
+    [[nodiscard]] std::vector<StateId> termAcceptedStates(std::size_t term, ThreadId t) const;
+
+    // Unions over the terms.
+    // True when some term constrains t.
+    [[nodiscard]] bool constrains(ThreadId t) const { return anyConstrained_[t.index()] != 0; }
+    // True when some term that constrains t accepts s.
+    [[nodiscard]] bool acceptedBySomeTerm(ThreadId t, StateId s) const {
+        return anyAccepting_[t.index()][s.index()] != 0;
+    }
+    // True when a step of t from `from` to `to` can change whether some
+    // term holds (the step is visible to the goal).
+    [[nodiscard]] bool changesAcceptance(ThreadId t, StateId from, StateId to) const;
+    // The threads some term constrains, in thread order.
+    [[nodiscard]] std::span<const ThreadId> constrainedThreads() const { return anyThreads_; }
+    // The states of t that some term constraining t accepts.
     [[nodiscard]] std::vector<StateId> acceptedStates(ThreadId t) const;
 
     // `pcs` holds one control state per thread, in thread order.
     template <class PcRange> [[nodiscard]] bool satisfiedBy(const PcRange& pcs) const {
-        for (ThreadId t : constrainedThreads_) {
-            if (accepting_[t.index()][static_cast<std::size_t>(pcs[t.index()])] == 0) {
-                return false;
+        return satisfiedTerm(pcs).has_value();
+    }
+    // The first term that `pcs` satisfies.
+    template <class PcRange>
+    [[nodiscard]] std::optional<std::size_t> satisfiedTerm(const PcRange& pcs) const {
+        for (std::size_t i = 0; i < terms_.size(); ++i) {
+            if (terms_[i].satisfiedBy(pcs)) {
+                return i;
             }
         }
-        return true;
+        return std::nullopt;
     }
 
-    // "t0=q3,t1=q3" in the program's names.
+    // "t0=q3,t1=q3", terms joined by " or ", in the program's names.
     [[nodiscard]] std::string describe(const Program& p) const;
+    [[nodiscard]] std::string describeTerm(const Program& p, std::size_t term) const;
 
   private:
-    std::vector<std::uint8_t> constrained_;
-    std::vector<std::vector<std::uint8_t>> accepting_;
-    std::vector<ThreadId> constrainedThreads_;
+    struct Term {
+        std::vector<std::uint8_t> constrained;            // by thread
+        std::vector<std::vector<std::uint8_t>> accepting; // by thread, then state
+        std::vector<ThreadId> threads;                    // constrained, in thread order
+
+        template <class PcRange> [[nodiscard]] bool satisfiedBy(const PcRange& pcs) const {
+            for (ThreadId t : threads) {
+                if (accepting[t.index()][static_cast<std::size_t>(pcs[t.index()])] == 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    };
+    Term emptyTerm() const;
+
+    std::vector<Term> terms_;
+    std::vector<std::uint8_t> anyConstrained_;
+    std::vector<std::vector<std::uint8_t>> anyAccepting_;
+    std::vector<ThreadId> anyThreads_;
 };
 
 // The goal of language.md: every thread with a final state is in one of them.
@@ -54,9 +106,12 @@ std::optional<Goal> defaultGoal(const Program& p);
 // accepted state has no namesake in `to`.
 Goal goalByStateNames(const Program& from, const Goal& goal, const Program& to);
 
-// Parses "THREAD=STATE[,THREAD=STATE...]"; a thread named twice accepts any of
-// its named states. Throws GoalSpecError naming the bad part.
+// Parses "THREAD=STATE[,THREAD=STATE...]" into a one-term goal; a thread
+// named twice accepts any of its named states. Throws GoalSpecError naming
+// the bad part.
 Goal parseGoalSpec(const Program& p, std::string_view spec);
+// The disjunction of the specs: each spec is one term.
+Goal parseGoalSpecs(const Program& p, std::span<const std::string> specs);
 
 class GoalSpecError : public std::runtime_error {
   public:

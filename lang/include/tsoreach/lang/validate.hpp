@@ -19,8 +19,14 @@ struct Warning {
 // graph (ignoring what instructions may block), indexed by StateId.
 std::vector<bool> controlReachable(const Program& p, ThreadId t);
 
-// Warnings about `goal` on `p`: a constrained thread none of whose accepted
-// states is reachable in its control-flow graph.
-std::vector<Warning> checkGoal(const Program& p, const Goal& goal);
+struct GoalCheck {
+    // A constrained thread of a term none of whose accepted states is
+    // reachable in its control-flow graph.
+    std::vector<Warning> warnings;
+    // Every term has such a thread: no execution under any model reaches the goal.
+    bool unreachable = false;
+};
+
+GoalCheck checkGoal(const Program& p, const Goal& goal);
 
 } // namespace tsoreach

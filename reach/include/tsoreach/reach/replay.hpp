@@ -18,6 +18,8 @@ struct ReplayOutcome {
     // The trace with every address, value and load source filled in from the
     // replay (up to the failing step); useful for traces recorded partially.
     Trace completed;
+    // The first goal term the goal step satisfies (0 for one-term goals).
+    std::size_t goalTerm = 0;
 };
 
 enum class Recorded {

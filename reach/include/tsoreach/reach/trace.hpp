@@ -32,6 +32,8 @@ struct Trace {
     // The goal holds after the first goalStep steps. Under TSO/PSO the steps
     // after it only flush the stores still buffered, to show where they land.
     std::size_t goalStep = 0;
+    // The goal term the goal step satisfies, set by the replay of runChecked.
+    std::size_t goalTerm = 0;
     friend bool operator==(const Trace&, const Trace&) = default;
 };
 
