@@ -41,6 +41,10 @@ trap 'rm -f "$tmp"' EXIT
   echo "### Reads-from classes (rf) next to DPOR (bench/rf.sh 60 1)"
   echo
   bash bench/rf.sh 60 1
+  echo
+  echo "### Corpus: two engines per question (bench/corpus.sh 60)"
+  echo
+  bash bench/corpus.sh 60
 } | tee "$tmp"
 cat "$tmp" >> "$out"
 echo "appended to $out" >&2

@@ -13,7 +13,7 @@ cp "$bin" "$work/tsoreach" && bin="$work/tsoreach"
 
 echo "| program | outcome | fences | minimum | rounds | time (s) |"
 echo "|---|---|---:|---|---:|---:|"
-for f in ../shared/corpus/trencher/*.txt; do
+for f in tests/corpus/trencher/*.txt; do
   timeout $((timeout_s * 20)) "$bin" fences "$f" --target robustness --timeout "$timeout_s" \
     --json > "$work/out.json" 2>/dev/null
   python3 - "$(basename "$f")" "$work/out.json" <<'PY'

@@ -13,8 +13,8 @@ trap 'rm -rf "$work"' EXIT
 cp "$bin" "$work/tsoreach" && bin="$work/tsoreach"
 echo "| program | verdict | file says | attacks | feasible | SC states | time (s) |"
 echo "|---|---|---|---:|---:|---:|---:|"
-for f in ../shared/corpus/trencher/*.txt ../shared/corpus/trencher/memorax/*.txt; do
-  name=${f#../shared/corpus/trencher/}
+for f in tests/corpus/trencher/*.txt tests/corpus/trencher/memorax/*.txt; do
+  name=${f#tests/corpus/trencher/}
   out=$("$bin" robust "$f" --json --timeout "$timeout_s" --max-memory 6000 2>&1)
   if printf '%s' "$out" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then
     printf '%s' "$out" | python3 bench/robust_row.py "$name" "$f"

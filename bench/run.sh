@@ -24,7 +24,7 @@ done
 python3 bench/gen_lamport.py 4 > "$work/lamport-4.txt"
 cases+=("lamport 4|$work/lamport-4.txt|sc|dfs")
 cases+=("lamport-fast-3 (examples/)|examples/lamport-fast-3.txt|sc tso pso|dfs bfs")
-cases+=("lamport 3 (Trencher corpus)|../shared/corpus/trencher-reachability/trenchres/lamport.txt|sc tso pso|dfs bfs")
+cases+=("lamport 3 (Trencher corpus)|tests/corpus/trencher-reachability/trenchres/lamport.txt|sc tso pso|dfs bfs")
 for nk in "3 4" "3 5" "4 3"; do
   set -- $nk
   python3 bench/gen_counters.py "$1" "$2" > "$work/counters-$1-$2.txt"

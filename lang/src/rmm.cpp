@@ -308,6 +308,13 @@ class Preprocessor {
     }
 
     void call(const Macro& m, const Tok& name) {
+        // Every frame still on the stack contains the call (finished frames
+        // are dropped before a token is read), so m among them is recursion.
+        for (const Frame& g : frames_) {
+            if (g.macro == &m) {
+                throw InputError(file_, name.pos, "macro " + quote(m.name) + " calls itself");
+            }
+        }
         if (++calls_ > maxCalls) {
             throw InputError(file_, name.pos,
                              "more than " + std::to_string(maxCalls) +
@@ -354,12 +361,6 @@ class Preprocessor {
                                      quote(m.name) + " is empty");
             }
             f.args.emplace(m.params[i], std::move(args[i]));
-        }
-        dropFinished();
-        for (const Frame& g : frames_) {
-            if (g.macro == &m) {
-                throw InputError(file_, name.pos, "macro " + quote(m.name) + " calls itself");
-            }
         }
         push(std::move(f), name.pos);
     }
