@@ -37,6 +37,10 @@ def run(args, timeout):
         return "unknown", time.monotonic() - start, "killed"
     secs = time.monotonic() - start
     verdict = {0: "yes", 10: "no", 3: "unknown"}.get(p.returncode)
+    if p.returncode == 2:
+        # An input error: the message after "error: ", shortened.
+        msg = (p.stderr.strip().splitlines() or ["?"])[0]
+        return "rejected", secs, msg.split("error: ", 1)[-1][:60]
     if verdict is None:
         return "error", secs, (p.stderr.strip().splitlines() or ["?"])[0]
     return verdict, secs, ""
@@ -64,6 +68,8 @@ def agree(a, b):
         return "DISAGREE"
     if any(x == "error" for x in (a, b)):
         return "ERROR"
+    if a == b == "rejected":
+        return "rejected"
     if not decided:
         return "unknown"
     return next(iter(decided))

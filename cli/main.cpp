@@ -12,6 +12,7 @@
 #include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/interrupt.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/reach/rf.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
@@ -22,6 +23,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -30,6 +32,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <unistd.h>
 
 namespace {
 
@@ -96,6 +99,38 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Without --max-memory a search stops at 80% of the memory available when
+// it starts (MemAvailable: free memory plus what the kernel can reclaim; the
+// resident size is measured as the search runs), so a search too large for
+// the machine answers `unknown` instead of being killed; --max-memory 0
+// lifts the limit.
+constexpr std::uint64_t kMemoryUnset = ~std::uint64_t{0};
+
+std::uint64_t memoryLimitMb(std::uint64_t given) {
+    if (given != kMemoryUnset) {
+        return given;
+    }
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kb = 0;
+    std::string unit;
+    while (meminfo >> key >> kb >> unit) {
+        if (key == "MemAvailable:") {
+            return std::max<std::uint64_t>(64, kb / 1024 * 8 / 10);
+        }
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) {
+        return 0;
+    }
+    const double mb =
+        static_cast<double>(pages) * static_cast<double>(pageSize) / (1024.0 * 1024.0);
+    return static_cast<std::uint64_t>(mb * 0.8);
+}
+
+constexpr const char* kMemoryHelp = " (default: 80% of the memory available at start; 0: no limit)";
+
 struct ReachArgs {
     std::string file;
     std::string model = "tso";
@@ -107,7 +142,7 @@ struct ReachArgs {
     std::string search = "dfs";
     std::uint64_t maxStates = 0;
     double timeout = 0;
-    std::uint64_t maxMemory = 0;
+    std::uint64_t maxMemory = kMemoryUnset;
     unsigned jobs = 0; // 0: the number of cores
     std::size_t maxIterations = 0;
     std::size_t unroll = 0;
@@ -260,7 +295,7 @@ struct ExploreArgs {
     bool printTraces = false;
     std::size_t unroll = 0;
     double timeout = 0;
-    std::uint64_t maxMemory = 0;
+    std::uint64_t maxMemory = kMemoryUnset;
 };
 
 // Exit 0 when every execution class was explored, 3 otherwise.
@@ -271,7 +306,7 @@ int runExplore(const ExploreArgs& a, Context& ctx) {
     Program program = loadProgramFile(a.file, ctx.input).program;
     reach::ExploreOptions o;
     o.limits.timeoutSeconds = a.timeout;
-    o.limits.maxMemoryMb = a.maxMemory;
+    o.limits.maxMemoryMb = memoryLimitMb(a.maxMemory);
     o.unroll = a.unroll;
     std::string traces;
     std::size_t count = 0;
@@ -308,7 +343,7 @@ struct RobustArgs {
     unsigned jobs = 0;           // 0: the number of cores
     std::uint64_t maxStates = 0;
     double timeout = 0;
-    std::uint64_t maxMemory = 0;
+    std::uint64_t maxMemory = kMemoryUnset;
     std::string por = "on";
     std::string live = "on";
 };
@@ -341,7 +376,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     if (engine == "dpor") {
         reach::Options limits;
         limits.timeoutSeconds = a.timeout;
-        limits.maxMemoryMb = a.maxMemory;
+        limits.maxMemoryMb = memoryLimitMb(a.maxMemory);
         limits.unroll = a.unroll;
         const robustness::ExploredRobustness r = robustness::robustnessByExploration(
             program, *reach::memoryModelFromName(a.model), limits);
@@ -368,7 +403,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     reach::Options options;
     options.maxStates = a.maxStates;
     options.timeoutSeconds = a.timeout;
-    options.maxMemoryMb = a.maxMemory;
+    options.maxMemoryMb = memoryLimitMb(a.maxMemory);
     options.partialOrder = a.por == "on";
     options.liveRegisters = a.live == "on";
     const auto start = std::chrono::steady_clock::now();
@@ -417,7 +452,7 @@ int runReach(const ReachArgs& a, Context& ctx) {
     info.options.search = *reach::searchOrderFromName(a.search);
     info.options.maxStates = a.maxStates;
     info.options.timeoutSeconds = a.timeout;
-    info.options.maxMemoryMb = a.maxMemory;
+    info.options.maxMemoryMb = memoryLimitMb(a.maxMemory);
 
     info.options.bufferBound = a.bufferBound;
     info.options.partialOrder = a.por == "on";
@@ -476,7 +511,7 @@ struct FencesArgs {
     std::size_t bufferBound = 4;
     std::uint64_t maxStates = 0;
     double timeout = 0;
-    std::uint64_t maxMemory = 0;
+    std::uint64_t maxMemory = kMemoryUnset;
 };
 
 // Exit 0 when a verified fence set was found (possibly empty), 10 when no
@@ -489,7 +524,7 @@ int runFences(const FencesArgs& a, Context& ctx) {
     robustness::FenceOptions options;
     options.search.maxStates = a.maxStates;
     options.search.timeoutSeconds = a.timeout;
-    options.search.maxMemoryMb = a.maxMemory;
+    options.search.maxMemoryMb = memoryLimitMb(a.maxMemory);
     options.search.bufferBound = a.bufferBound;
     options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     options.search.jobs = options.jobs;
@@ -592,11 +627,10 @@ int run(int argc, char** argv, Context& ctx) {
                      "'unreachable' becomes 'unknown'")
         ->check(positiveInteger)
         ->capture_default_str();
-    reachCmd
-        ->add_option("--goal", ra.goals,
-                     "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
-                     "states; a thread named twice may be in either state. Given several "
-                     "times: reached when any of them is");
+    reachCmd->add_option("--goal", ra.goals,
+                         "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
+                         "states; a thread named twice may be in either state. Given several "
+                         "times: reached when any of them is");
     reachCmd->add_flag("--json", ra.json, "Print one JSON object (docs/json.md)");
     reachCmd->add_option("--search", ra.search, "Search order; bfs gives a shortest trace")
         ->check(CLI::IsMember({"dfs", "bfs"}))
@@ -610,7 +644,7 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeNumber);
     reachCmd
         ->add_option("--max-memory", ra.maxMemory,
-                     "Stop with 'unknown' beyond MB of memory (0: no limit)")
+                     std::string("Stop with 'unknown' beyond MB of memory") + kMemoryHelp)
         ->check(nonNegativeInteger);
     reachCmd->add_flag("--stats", ra.stats, "Print statistics after the verdict");
     reachCmd
@@ -678,7 +712,9 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeInteger);
     robustCmd->add_option("--timeout", ba.timeout, "Per attack: stop after S seconds")
         ->check(nonNegativeNumber);
-    robustCmd->add_option("--max-memory", ba.maxMemory, "Per attack: stop beyond MB of memory")
+    robustCmd
+        ->add_option("--max-memory", ba.maxMemory,
+                     std::string("Per attack: stop beyond MB of memory") + kMemoryHelp)
         ->check(nonNegativeInteger);
 
     ReplayArgs pa;
@@ -717,10 +753,10 @@ int run(int argc, char** argv, Context& ctx) {
                           "Safety: the engine that checks each fenced "
                           "program (default: lazy for acyclic tso programs, "
                           "explicit otherwise)");
-    fencesCmd
-        ->add_option("--goal", fa.goals,
-                     "Safety: goal THREAD=STATE[,...] (default: final states); several: any of "
-                     "them");
+    fencesCmd->add_option(
+        "--goal", fa.goals,
+        "Safety: goal THREAD=STATE[,...] (default: final states); several: any of "
+        "them");
     fencesCmd->add_flag("--json", fa.json, "Print one JSON object (docs/json.md)");
     fencesCmd->add_option("--apply", fa.apply, "Write the fenced program to OUT");
     fencesCmd
@@ -748,7 +784,9 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeInteger);
     fencesCmd->add_option("--timeout", fa.timeout, "Per check: stop after S seconds")
         ->check(nonNegativeNumber);
-    fencesCmd->add_option("--max-memory", fa.maxMemory, "Per check: stop beyond MB of memory")
+    fencesCmd
+        ->add_option("--max-memory", fa.maxMemory,
+                     std::string("Per check: stop beyond MB of memory") + kMemoryHelp)
         ->check(nonNegativeInteger);
 
     ExploreArgs ea;
@@ -774,7 +812,9 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(positiveInteger);
     exploreCmd->add_option("--timeout", ea.timeout, "Stop after S seconds (unknown)")
         ->check(nonNegativeNumber);
-    exploreCmd->add_option("--max-memory", ea.maxMemory, "Stop beyond MB of memory (unknown)")
+    exploreCmd
+        ->add_option("--max-memory", ea.maxMemory,
+                     std::string("Stop beyond MB of memory (unknown)") + kMemoryHelp)
         ->check(nonNegativeInteger);
 
     std::string printFile;
@@ -873,7 +913,18 @@ int run(int argc, char** argv, Context& ctx) {
 
 } // namespace
 
+extern "C" void onInterrupt(int /*signal*/) {
+    reach::requestInterrupt();
+}
+
 int main(int argc, char** argv) {
+    // The first Ctrl-C stops the search with `unknown: interrupted` and its
+    // statistics; a second one kills as usual (SA_RESETHAND).
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
     Context ctx;
     try {
         return run(argc, argv, ctx);

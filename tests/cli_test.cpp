@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -754,6 +755,39 @@ TEST_F(Cli, ExploreCountsReadsFromClassesWithRf) {
     EXPECT_EQ(unrolled.code, 3) << unrolled.out;
     EXPECT_NE(unrolled.out.find("unrolled 2 times"), std::string::npos) << unrolled.out;
     EXPECT_EQ(run("explore " + sb + " --engine nope").code, 2);
+}
+
+} // namespace
+} // namespace tsoreach
+
+namespace tsoreach {
+namespace {
+
+// Ctrl-C stops a search with `unknown` and its statistics, exit code 3.
+TEST_F(Cli, InterruptGivesUnknownWithStatistics) {
+    const std::string f = write("counter.txt", kCounter);
+    for (const char* model : {"sc", "tso", "pso"}) {
+        const std::string cmd = std::string("timeout --preserve-status -s INT 1 '") +
+                                TSOREACH_BINARY + "' reach '" + f + "' --stats --model " + model +
+                                " >'" + (dir / "stdout").string() + "' 2>&1";
+        const int status = std::system(cmd.c_str());
+        ASSERT_TRUE(WIFEXITED(status)) << model;
+        EXPECT_EQ(WEXITSTATUS(status), 3) << model;
+        std::ifstream in(dir / "stdout");
+        const std::string out((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+        EXPECT_EQ(out.rfind("unknown: interrupted (SIGINT)", 0), 0U) << out;
+        EXPECT_NE(out.find("states:"), std::string::npos) << out;
+    }
+}
+
+// Without --max-memory the search has a limit (a share of the available
+// memory), named in the help.
+TEST_F(Cli, DefaultMemoryLimitIsDocumented) {
+    for (const char* cmd : {"reach", "robust", "fences", "explore"}) {
+        Outcome h = run(std::string(cmd) + " --help");
+        EXPECT_NE(h.out.find("default: 80% of the memory available"), std::string::npos) << cmd;
+    }
 }
 
 } // namespace

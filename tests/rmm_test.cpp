@@ -327,3 +327,42 @@ TEST(Rmm, EveryCorpusFileTranslatesOrNamesTheUnsupportedConstruct) {
 
 } // namespace
 } // namespace tsoreach
+
+namespace tsoreach {
+namespace {
+
+// Found in review: a locked block whose later check fails must not leave
+// its earlier writes behind (Memorax's block then does nothing at all).
+TEST(Rmm, ChecksAfterWritesInsideLockedBlocksAreRefused) {
+    EXPECT_NE(error("forbidden * M\ndata x = 0 : [0:1] y = 0 : [0:1]\nprocess\ntext\n"
+                    "  locked { write: x := 1; read: y = 1 };\n  L: nop\n"
+                    "process\ntext\n  read: x = 1;\n  M: nop\n")
+                  .find("5:27: a statement that can block after a write inside a 'locked' block"),
+              std::string::npos);
+    // Checks first, then writes: fine, and atomic.
+    EXPECT_EQ(verdict("forbidden * M\ndata x = 0 : [0:1] y = 0 : [0:1]\nprocess\ntext\n"
+                      "  locked { read: y = 1; write: x := 1 };\n  L: nop\n"
+                      "process\ntext\n  read: x = 1;\n  M: nop\n",
+                      MemoryModel::TSO),
+              Verdict::Unreachable);
+}
+
+// Found in review: domains at the ends of the 64-bit range overflowed the
+// count of initial choices.
+TEST(Rmm, InitialChoicesAtTheEndsOfTheIntegerRange) {
+    EXPECT_EQ(verdict("forbidden B\ndata x = * : [9223372036854775807:9223372036854775807]\n"
+                      "process\ntext\n  read: x = 9223372036854775807;\n  B: nop\n",
+                      MemoryModel::SC),
+              Verdict::Reachable);
+    EXPECT_NE(error("forbidden B\ndata x = * : [-9223372036854775808:0]\nprocess\ntext\n  B: nop\n")
+                  .find("has more than 256 choices"),
+              std::string::npos);
+    EXPECT_NE(error("forbidden B\nprocess\nregisters $r = * : "
+                    "[-9223372036854775808:9223372036854775807]\ntext\n  assume: $r = 1;\n"
+                    "  B: nop\n")
+                  .find("has more than 256 choices"),
+              std::string::npos);
+}
+
+} // namespace
+} // namespace tsoreach

@@ -399,6 +399,15 @@ struct Domain {
     std::int64_t lo = 0;
     std::int64_t hi = 0;
     [[nodiscard]] bool contains(std::int64_t v) const { return !finite || (lo <= v && v <= hi); }
+    // Number of values, saturated (a finite domain only); no overflow at the
+    // ends of the 64-bit range.
+    [[nodiscard]] std::uint64_t size() const {
+        const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+        return span == ~std::uint64_t{0} ? span : span + 1;
+    }
+    [[nodiscard]] std::int64_t value(std::uint64_t k) const {
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + k);
+    }
     [[nodiscard]] bool includes(const Domain& d) const {
         return !finite || (d.finite && lo <= d.lo && d.hi <= hi);
     }
@@ -1175,11 +1184,12 @@ class Translator {
                                     " ranges over all integers; give it a finite domain "
                                     "': [LOW:HIGH]'");
                 }
-                if (d.domain.hi - d.domain.lo >= 256) {
+                if (d.domain.size() > 256) {
                     fail(d.pos,
                          "initial value '*' of " + quote(d.name) + " has more than 256 choices");
                 }
-                for (std::int64_t x = d.domain.lo; x <= d.domain.hi; ++x) {
+                for (std::uint64_t k = 0; k < d.domain.size(); ++k) {
+                    const std::int64_t x = d.domain.value(k);
                     b.edge(at, next, "write " + std::to_string(x) + " " + std::to_string(v.addr),
                            d.pos);
                 }
@@ -1208,8 +1218,15 @@ class Translator {
         std::map<std::string, std::uint32_t> labelState;
         std::map<std::string, SourcePos> labelDefined;
         std::vector<std::pair<std::string, SourcePos>> gotos;
-        // Inside a locked block: a failed check unlocks and stops there.
+        // Inside a locked block: a failed check unlocks and stops at the
+        // escape state (made when first needed).
+        bool inLock = false;
+        SourcePos lockPos;
         std::optional<std::uint32_t> escape;
+        // The current alternative of the locked block has written: a check
+        // failing now could not undo the write, while Memorax's block then
+        // does nothing at all.
+        bool wroteInLock = false;
         bool usesTemp = false;
     };
 
@@ -1342,7 +1359,16 @@ class Translator {
     void check(Ctx& c, std::uint32_t from, std::uint32_t to, const std::string& cond, SourcePos pos,
                const std::vector<std::string>& uses) const {
         c.b->edge(from, to, "check " + cond, pos, uses);
-        if (c.escape) {
+        if (c.inLock) {
+            if (c.wroteInLock) {
+                fail(pos, "a statement that can block after a write inside a 'locked' block is "
+                          "not supported: Memorax's block then does nothing, and its write "
+                          "could not be undone (move the checks before the first write)");
+            }
+            if (!c.escape) {
+                c.escape = c.b->fresh();
+                c.b->edge(*c.escape, c.b->fresh(), "unlock", c.lockPos);
+            }
             c.b->edge(from, *c.escape, "check ! " + cond, pos, uses);
         }
     }
@@ -1420,25 +1446,27 @@ class Translator {
                SourcePos pos) const {
         c.b->edge(from, to, "write " + value.prefix + " " + r.addr, pos,
                   join(r.uses, names(value)));
+        c.wroteInLock = c.inLock;
     }
 
     // Takes the lock unless already inside a locked block; `body` runs with
     // the lock held from its first argument to its second.
     template <class Body>
     void locked(Ctx& c, std::uint32_t from, std::uint32_t to, SourcePos pos, Body body) const {
-        if (c.escape) {
+        if (c.inLock) {
             body(from, to);
             return;
         }
         const std::uint32_t held = c.b->fresh();
         const std::uint32_t release = c.b->fresh();
         c.b->edge(from, held, "lock", pos);
-        const std::uint32_t stuck = c.b->fresh();
-        const std::uint32_t dead = c.b->fresh();
-        c.b->edge(stuck, dead, "unlock", pos);
-        c.escape = stuck;
+        c.inLock = true;
+        c.lockPos = pos;
+        c.wroteInLock = false;
         body(held, release);
+        c.inLock = false;
         c.escape.reset();
+        c.wroteInLock = false;
         c.b->edge(release, to, "unlock", pos);
     }
 
@@ -1587,15 +1615,20 @@ class Translator {
             for (const auto& alt : s.parts) {
                 writes = writes || writesMemory(alt);
             }
-            if (!writes && !c.escape) {
+            if (!writes && !c.inLock) {
                 fail(s.pos, "a 'locked' block without a write is not supported: Memorax runs it "
                             "atomically without draining the store buffer, and tsoreach's lock "
                             "drains it");
             }
             locked(c, from, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
+                const bool wrote = c.wroteInLock;
+                bool anyWrote = wrote;
                 for (const auto& alt : s.parts) {
+                    c.wroteInLock = wrote;
                     seq(c, alt, f, t, false);
+                    anyWrote = anyWrote || c.wroteInLock;
                 }
+                c.wroteInLock = anyWrote;
             });
             break;
         }
@@ -1706,12 +1739,12 @@ class Translator {
                                     " ranges over all integers and the register may be read "
                                     "before it is written; give it a finite domain");
                 }
-                if (d.domain.hi - d.domain.lo >= 256) {
+                if (d.domain.size() > 256) {
                     fail(d.pos, "initial value '*' of register " + quote(d.name) +
                                     " has more than 256 choices");
                 }
-                for (std::int64_t x = d.domain.lo; x <= d.domain.hi; ++x) {
-                    add(next, "local " + d.name + " " + std::to_string(x), d.pos);
+                for (std::uint64_t k = 0; k < d.domain.size(); ++k) {
+                    add(next, "local " + d.name + " " + std::to_string(d.domain.value(k)), d.pos);
                 }
             } else {
                 add(next, "local " + d.name + " " + std::to_string(d.init), d.pos);

@@ -1,14 +1,29 @@
 #include "resource_monitor.hpp"
 
+#include "tsoreach/reach/interrupt.hpp"
 #include "tsoreach/reach/result.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <sstream>
 #include <sys/resource.h>
 #include <unistd.h>
 
 namespace tsoreach::reach {
+
+namespace {
+std::atomic<bool> interruptFlag{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler sets it");
+} // namespace
+
+void requestInterrupt() noexcept {
+    interruptFlag.store(true, std::memory_order_relaxed);
+}
+
+bool interruptRequested() noexcept {
+    return interruptFlag.load(std::memory_order_relaxed);
+}
 
 double currentRssMb() {
     std::FILE* f = std::fopen("/proc/self/statm", "r");
@@ -44,6 +59,9 @@ double ResourceMonitor::elapsedSeconds() const {
 }
 
 std::optional<std::string> ResourceMonitor::exceeded(std::size_t searchBytes) {
+    if (interruptRequested()) {
+        return std::string("interrupted (SIGINT)");
+    }
     if (options_.timeoutSeconds > 0 && elapsedSeconds() >= options_.timeoutSeconds) {
         std::ostringstream os;
         os << "timeout after "
