@@ -28,6 +28,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -937,12 +938,21 @@ int main(int argc, char** argv) {
     } catch (const std::system_error& e) {
         std::cerr << "tsoreach: error: " << e.what() << '\n';
         return exitInput;
+    } catch (const std::bad_alloc&) {
+        // Memory ran out before a limit check saw it: a limit, not a bug.
+        std::cout << "unknown: out of memory (the allocation failed before --max-memory was "
+                     "reached; give a lower --max-memory)\n";
+        return exitUnknown;
     } catch (const std::exception& e) {
-        std::cerr << "tsoreach: internal error: " << e.what() << "\n  (tsoreach " TSOREACH_VERSION
+        std::string line;
+        for (int i = 0; i < argc; ++i) {
+            line += (i == 0 ? "" : " ") + std::string(argv[i]);
+        }
+        std::cerr << "tsoreach: internal error: " << e.what() << "\n  tsoreach " TSOREACH_VERSION
                   << ", command '" << ctx.command << "', model '" << ctx.model << "', engine '"
-                  << ctx.engine << "', file '" << ctx.file
-                  << "')\n  This is a bug in tsoreach; please report it with the input file and "
-                     "the command line.\n";
+                  << ctx.engine << "', file '" << ctx.file << "'\n  command line: " << line
+                  << "\n  This is a bug in tsoreach; please report it with the input file and "
+                     "this message.\n";
         return exitInternal;
     }
 }

@@ -71,11 +71,17 @@ std::optional<std::string> ResourceMonitor::exceeded(std::size_t searchBytes) {
         return os.str();
     }
     if (options_.maxMemoryMb > 0) {
-        constexpr std::uint64_t readRssEvery = 64; // /proc costs microseconds
+        // /proc costs microseconds: read it at most every 20 ms, whatever
+        // the rate of calls (engines whose steps allocate much, such as dpor
+        // on thousands of threads, call rarely; the explicit engine often).
+        constexpr auto readRssEvery = std::chrono::milliseconds(20);
         double used = baselineMb_ + static_cast<double>(searchBytes) / (1024.0 * 1024.0);
-        if (++calls_ % readRssEvery == 0) {
-            used = std::max(used, currentRssMb());
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastRssRead_ >= readRssEvery) {
+            lastRssRead_ = now;
+            lastRssMb_ = currentRssMb();
         }
+        used = std::max(used, lastRssMb_);
         if (used >= static_cast<double>(options_.maxMemoryMb)) {
             std::ostringstream os;
             os << "memory limit of " << options_.maxMemoryMb << " MB reached (--max-memory)";

@@ -32,7 +32,8 @@ class ResourceMonitor {
     std::chrono::steady_clock::time_point start_;
     Options options_;
     double baselineMb_ = 0;
-    std::uint64_t calls_ = 0;
+    std::chrono::steady_clock::time_point lastRssRead_{};
+    double lastRssMb_ = 0;
 };
 
 } // namespace tsoreach::reach
