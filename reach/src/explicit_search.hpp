@@ -38,6 +38,7 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
     std::vector<StepCode> succCodes;
     std::vector<std::uint8_t> succGoal;
     std::vector<StateStore::Key> keys;
+    StateStore::Key currentKey; // the expanded state packed, to patch
     StateIndex found = noParent;
     std::string stopReason;
     std::uint64_t sinceCheck = 0;
@@ -101,11 +102,13 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                 }
                 idx = static_cast<StateIndex>(cursor++);
             }
-            store.get(idx, current);
+            store.get(idx, current, currentKey);
 
             // Every successor is packed and hashed as it is made (which
             // prefetches its table slot); the insertions follow, so that
-            // their probes (cache misses on large tables) overlap.
+            // their probes (cache misses on large tables) overlap. Most
+            // successors change a few words, so their packed bytes are the
+            // current state's with those words rewritten.
             succCodes.clear();
             succGoal.clear();
             sem.forEachSuccessor(current, next,
@@ -113,7 +116,13 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                                      if (keys.size() == succCodes.size()) {
                                          keys.emplace_back();
                                      }
-                                     store.makeKey(succ, keys[succCodes.size()]);
+                                     StateStore::Key& key = keys[succCodes.size()];
+                                     const StepDelta& delta = sem.lastDelta();
+                                     if (delta.known) {
+                                         store.makeKey(succ, key, currentKey, delta.changed());
+                                     } else {
+                                         store.makeKey(succ, key);
+                                     }
                                      succCodes.push_back(code);
                                      succGoal.push_back(sem.isGoal(goal, succ) ? 1 : 0);
                                      return true;

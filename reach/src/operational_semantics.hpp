@@ -44,6 +44,26 @@ struct StepCode {
     [[nodiscard]] std::size_t entry() const { return bits & 0xffffffffULL; }
 };
 
+// The words in which a successor differs from the state it was made from
+// (a superset; an index may repeat), when the step kept the state's layout
+// and changed few words; otherwise `known` is false. The store packs such a
+// successor by patching the packed bytes of its parent.
+struct StepDelta {
+    static constexpr std::size_t capacity = 8;
+    std::uint32_t words[capacity] = {};
+    std::uint32_t count = 0;
+    bool known = true;
+
+    void add(std::size_t w) {
+        if (count < capacity) {
+            words[count++] = static_cast<std::uint32_t>(w);
+        } else {
+            known = false;
+        }
+    }
+    [[nodiscard]] std::span<const std::uint32_t> changed() const { return {words, count}; }
+};
+
 // Per thread, the most stores its buffer may hold. A thread whose
 // control-flow graph has no reachable cycle gets the most writes of any of
 // its paths, so its buffer is never capped; any other thread gets `bound`.
@@ -69,9 +89,11 @@ template <class Policy> class OperationalSemantics {
 
     // Calls emit(StepCode, successor) for every enabled step until emit
     // returns false. The successor span is only valid during the call, and
-    // `s` must not alias storage that emit may reallocate.
+    // `s` must not alias storage that emit may reallocate. During the call,
+    // lastDelta() says which words the successor changed.
     template <class Emit>
     void forEachSuccessor(std::span<const StateWord> s, std::vector<StateWord>& next, Emit&& emit) {
+        bool nextIsCopy = false; // see expandThread
         const StateWord holder = s[lockWord_];
         if constexpr (!Policy::buffered) {
             // Partial-order reduction: the first thread that may run alone
@@ -81,7 +103,7 @@ template <class Policy> class OperationalSemantics {
                     if (!por_->ampleCandidate(t, s)) {
                         continue;
                     }
-                    const int n = expandThread(s, t, fixedWords_, holder, next, emit);
+                    const int n = expandThread(s, t, fixedWords_, holder, next, nextIsCopy, emit);
                     if (n != 0) {
                         return; // expanded alone, or emit asked to stop
                     }
@@ -95,7 +117,7 @@ template <class Policy> class OperationalSemantics {
             if (holder != noLockHolder && holder != static_cast<StateWord>(t)) {
                 continue; // the lock holder runs alone, flushes included
             }
-            if (expandThread(s, t, base, holder, next, emit) < 0) {
+            if (expandThread(s, t, base, holder, next, nextIsCopy, emit) < 0) {
                 return;
             }
         }
@@ -120,7 +142,8 @@ template <class Policy> class OperationalSemantics {
                 found = true;
                 return false;
             };
-            expandThread(s, t, fixedWords_, s[lockWord_], chainNext_, pick);
+            bool nextIsCopy = false;
+            expandThread(s, t, fixedWords_, s[lockWord_], chainNext_, nextIsCopy, pick);
             compress_ = true;
             if (found) {
                 std::vector<StateWord> state = chainState_;
@@ -131,6 +154,9 @@ template <class Policy> class OperationalSemantics {
 
     // The trace step of taking `code` in state `s` (addresses and values).
     [[nodiscard]] TraceStep describe(std::span<const StateWord> s, StepCode code);
+
+    // The words the successor being emitted changed (see StepDelta).
+    [[nodiscard]] const StepDelta& lastDelta() const { return delta_; }
 
   private:
     // Chain compression (SC with partial-order reduction): while thread t,
@@ -153,8 +179,9 @@ template <class Policy> class OperationalSemantics {
                 chainState_.assign(succ.begin(), succ.end());
                 return true;
             };
+            bool nextIsCopy = false;
             expandThread(std::span<const StateWord>(s), t, fixedWords_, noLockHolder, chainNext_,
-                         single);
+                         nextIsCopy, single);
             compress_ = true;
             if (count != 1) {
                 return;
@@ -168,10 +195,11 @@ template <class Policy> class OperationalSemantics {
 
     // Emits the steps of thread t (flushes, then transitions) whose buffer
     // starts at word `base`. Returns how many were emitted, or -1 when emit
-    // asked to stop.
+    // asked to stop. `nextIsCopy` says whether `next` equals s (it is kept
+    // so across steps whose changes are known, which saves copying s).
     template <class Emit>
     int expandThread(std::span<const StateWord> s, std::size_t t, std::size_t base,
-                     StateWord holder, std::vector<StateWord>& next, Emit& emit) {
+                     StateWord holder, std::vector<StateWord>& next, bool& nextIsCopy, Emit& emit) {
         int emitted = 0;
         const std::size_t buffered = bufferLength(s, t);
         if constexpr (Policy::buffered) {
@@ -182,6 +210,8 @@ template <class Policy> class OperationalSemantics {
                 }
                 next.assign(s.begin(), s.end());
                 flush(next, t, i);
+                nextIsCopy = false;
+                delta_.known = false;
                 ++emitted;
                 if (!emit(StepCode::flush(t, i), std::span<const StateWord>(next))) {
                     return -1;
@@ -191,14 +221,28 @@ template <class Policy> class OperationalSemantics {
         const auto pc = static_cast<std::size_t>(s[t]);
         const std::span<const StateWord> regs = s.subspan(regBase_[t], regCount_[t]);
         const auto [first, last] = outgoing_[t][pc];
+        // `next` is made from s by copying it once, then, after each step
+        // that recorded its changes, by restoring the changed words.
+        auto startNext = [&] {
+            delta_.count = 0;
+            delta_.known = true;
+            if (!nextIsCopy) {
+                next.assign(s.begin(), s.end());
+                nextIsCopy = true;
+            }
+        };
+        auto set = [&](std::size_t w, StateWord v) {
+            next[w] = v;
+            delta_.add(w);
+        };
         for (std::uint32_t i = first; i < last; ++i) {
             const Compiled& c = compiled_[i];
             switch (c.kind) {
             case InstrKind::Read: {
                 Value addr = eval(c.addr, regs);
                 Value v = load(s, t, base, c.slot >= 0 ? c.slot : slotOf(addr), addr).first;
-                next.assign(s.begin(), s.end());
-                next[c.regWord] = v;
+                startNext();
+                set(c.regWord, v);
                 break;
             }
             case InstrKind::Write: {
@@ -209,61 +253,79 @@ template <class Policy> class OperationalSemantics {
                         boundHit_ = true;
                         continue;
                     }
-                    next.assign(s.begin(), s.end());
+                    startNext();
                     enqueue(next, t, addr, v);
+                    delta_.known = false; // the layout changed
                 } else {
-                    next.assign(s.begin(), s.end());
-                    storeMemory(next, c.slot >= 0 ? c.slot : slotOf(addr), addr, v);
+                    startNext();
+                    const int slot = c.slot >= 0 ? c.slot : slotOf(addr);
+                    if (slot >= 0) {
+                        set(static_cast<std::size_t>(slot), v);
+                    } else {
+                        storeMemory(next, slot, addr, v);
+                        delta_.known = false; // the pairs may have changed length
+                    }
                 }
                 break;
             }
             case InstrKind::Local: {
                 Value v = eval(c.value, regs);
-                next.assign(s.begin(), s.end());
-                next[c.regWord] = v;
+                startNext();
+                set(c.regWord, v);
                 break;
             }
             case InstrKind::Check:
                 if (eval(c.value, regs) == 0) {
                     continue;
                 }
-                next.assign(s.begin(), s.end());
+                startNext();
                 break;
             case InstrKind::Lock:
                 if (holder != noLockHolder || buffered != 0) {
                     continue;
                 }
-                next.assign(s.begin(), s.end());
-                next[lockWord_] = static_cast<StateWord>(t);
+                startNext();
+                set(lockWord_, static_cast<StateWord>(t));
                 break;
             case InstrKind::Unlock:
                 if (holder != static_cast<StateWord>(t) || buffered != 0) {
                     continue;
                 }
-                next.assign(s.begin(), s.end());
-                next[lockWord_] = noLockHolder;
+                startNext();
+                set(lockWord_, noLockHolder);
                 break;
             case InstrKind::Mfence:
                 if (buffered != 0) {
                     continue;
                 }
-                next.assign(s.begin(), s.end());
+                startNext();
                 break;
             case InstrKind::Noop:
-                next.assign(s.begin(), s.end());
+                startNext();
                 break;
             }
-            next[t] = c.to;
+            set(t, c.to);
             for (std::uint32_t d = c.deadBegin; d < c.deadEnd; ++d) {
-                next[deadWords_[d]] = 0;
+                set(deadWords_[d], 0);
             }
             if constexpr (!Policy::buffered) {
                 if (compress_) {
+                    // May take further steps and swaps `next` for another
+                    // vector: the changes are then unknown.
                     compressChain(next, t, nullptr);
+                    delta_.known = false;
                 }
             }
             ++emitted;
-            if (!emit(StepCode::transition(c.id), std::span<const StateWord>(next))) {
+            const bool more = emit(StepCode::transition(c.id), std::span<const StateWord>(next));
+            if (delta_.known) {
+                for (std::uint32_t w : delta_.changed()) {
+                    next[w] = s[w];
+                }
+            } else {
+                nextIsCopy = false;
+            }
+            if (!more) {
                 return -1;
             }
         }
@@ -415,6 +477,7 @@ template <class Policy> class OperationalSemantics {
     std::vector<std::uint32_t> deadWords_;
     std::optional<PorTable> por_; // SC with --por on only
     bool compress_ = false;       // chain compression (with por_)
+    StepDelta delta_;             // of the successor being emitted
     std::vector<StateWord> chainNext_;
     std::vector<StateWord> chainState_;
 };

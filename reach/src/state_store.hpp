@@ -5,7 +5,9 @@
 // states sit back to back in fixed-size blocks (growing never copies them)
 // and are found through an open-addressing table whose slots hold the top
 // 32 bits of the state's hash and where its packed bytes start: probes and
-// growth never touch the packed bytes of other states. Per stored state:
+// growth never touch the packed bytes of other states. The successors of a
+// state usually differ from it in a few words, and are packed by patching
+// its packed bytes (makeKey with a parent). Per stored state:
 // its bytes, an 8-byte offset and 16 to 32 bytes of table; no allocation
 // per state.
 
@@ -13,6 +15,7 @@
 #include "huge_array.hpp"
 #include "tsoreach/lang/value.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -20,6 +23,10 @@
 #include <stdexcept>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace tsoreach::reach {
 
@@ -34,31 +41,6 @@ class StateStore {
 
     [[nodiscard]] std::size_t size() const { return offsets_.size(); }
 
-    // Unpacks state i into `out`.
-    void get(StateIndex i, std::vector<StateWord>& out) const {
-        const std::uint8_t* p = at(offsets_[i]);
-        std::uint64_t n = 0;
-        p = readVarint(p, n);
-        out.resize(n);
-        // The common case: n one-byte words (the n bytes after the count
-        // are then all within this state).
-        std::uint8_t high = 0;
-        for (std::uint64_t k = 0; k < n; ++k) {
-            high |= p[k];
-        }
-        if ((high & 0x80U) == 0) {
-            for (std::uint64_t k = 0; k < n; ++k) {
-                out[k] = unzigzag(p[k]);
-            }
-            return;
-        }
-        for (std::uint64_t k = 0; k < n; ++k) {
-            std::uint64_t z = 0;
-            p = readVarint(p, z);
-            out[k] = unzigzag(z);
-        }
-    }
-
     // A state packed and hashed, ready to insert. Making keys for all the
     // successors of a state before inserting them lets their table probes
     // (cache misses on large tables) overlap.
@@ -70,19 +52,69 @@ class StateStore {
         std::uint32_t tag = 0;
         std::uint32_t recentSlot = 0;
         bool recentHit = false; // recent_[recentSlot] has the same tag
+        bool small = false;     // every word took one byte
         [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {buffer.data(), size}; }
+
+        // Room for a state of n words: a varint of 64 bits takes at most
+        // 10 bytes; then 8 zero bytes. (At least 48 bytes and the packed
+        // size plus 8 rounded up to 16, for the copies of whole words.)
+        void reserveFor(std::size_t n) {
+            const std::size_t most = std::max<std::size_t>(10 * (n + 1) + 8, 48);
+            if (buffer.size() < most) {
+                buffer.resize(most);
+            }
+        }
     };
 
     void makeKey(std::span<const StateWord> s, Key& key) const {
         pack(s, key);
-        const std::uint64_t h = hashBytes(key.bytes());
-        key.tag = static_cast<std::uint32_t>(h >> 32);
-        key.recentSlot = static_cast<std::uint32_t>(h) & (recentSize - 1);
-        const Slot& recent = recent_[key.recentSlot];
-        key.recentHit = !recent.isEmpty() && recent.tag == key.tag;
-        if (!key.recentHit) {
-            __builtin_prefetch(&table_[key.tag >> shift_]);
+        finishKey(key, hashBytes(key.bytes()));
+    }
+
+    // makeKey for a state s that differs from the one packed in `parent`
+    // in at most the words `changed`: when both take one byte a word, the
+    // parent's bytes with the changed words rewritten are s's. States of up
+    // to 32 packed bytes are patched and hashed in registers (bytes just
+    // stored one by one would stall the hash's word loads).
+    void makeKey(std::span<const StateWord> s, Key& key, const Key& parent,
+                 std::span<const std::uint32_t> changed) const {
+        constexpr std::size_t most = 32;
+        // A one-byte count (n < 128) and one byte per word.
+        if (!parent.small || parent.size != s.size() + 1 || parent.size > most) {
+            makeKey(s, key);
+            return;
         }
+        // The packed bytes and the zeros after them (see reserveFor).
+        std::uint64_t words[most / 8 + 1];
+        std::memcpy(words, parent.buffer.data(), sizeof words);
+        for (std::uint32_t w : changed) {
+            const StateWord v = s[w];
+            if (static_cast<std::uint64_t>(v) + 64U >= 128U) {
+                makeKey(s, key);
+                return;
+            }
+            const std::size_t at = 1 + std::size_t{w};
+            const unsigned shift = 8 * (at % 8);
+            words[at / 8] =
+                (words[at / 8] & ~(std::uint64_t{0xff} << shift)) | ((zigzag(v) & 0xffU) << shift);
+        }
+        if (key.buffer.size() < sizeof words) {
+            key.reserveFor(s.size());
+        }
+        std::memcpy(key.buffer.data(), words, sizeof words);
+        key.size = parent.size;
+        key.small = true;
+        finishKey(key, hashWith(key.size, [&](std::size_t i) { return words[i / 8]; }));
+    }
+
+    // Unpacks state i into `out`.
+    void get(StateIndex i, std::vector<StateWord>& out) const { unpack(i, out, nullptr); }
+
+    // Unpacks state i into `out` and copies its packed form into `packed`
+    // when every word takes one byte (else packed.small is false): the
+    // successors of the state are then packed by patching those bytes.
+    void get(StateIndex i, std::vector<StateWord>& out, Key& packed) const {
+        unpack(i, out, &packed);
     }
 
     // Prefetches the packed bytes of the first stored state whose tag
@@ -158,6 +190,51 @@ class StateStore {
     }
 
   private:
+    void finishKey(Key& key, std::uint64_t h) const {
+        key.tag = static_cast<std::uint32_t>(h >> 32);
+        key.recentSlot = static_cast<std::uint32_t>(h) & (recentSize - 1);
+        const Slot& recent = recent_[key.recentSlot];
+        key.recentHit = !recent.isEmpty() && recent.tag == key.tag;
+        if (!key.recentHit) {
+            __builtin_prefetch(&table_[key.tag >> shift_]);
+        }
+    }
+
+    void unpack(StateIndex i, std::vector<StateWord>& out, Key* packed) const {
+        const std::uint64_t offset = offsets_[i];
+        const std::uint8_t* start = at(offset);
+        std::uint64_t n = 0;
+        const std::uint8_t* p = readVarint(start, n);
+        out.resize(n);
+        // The common case: n one-byte words (the n bytes after the count
+        // are then all within this state).
+        const std::size_t room =
+            blockSize - (offset & (blockSize - 1)) - static_cast<std::size_t>(p - start);
+        if (unpackSmall(p, n, room, out.data())) {
+            if (packed != nullptr) {
+                const std::size_t size = static_cast<std::size_t>(p - start) + n;
+                packed->reserveFor(n);
+                if (size <= 32 && blockSize - (offset & (blockSize - 1)) >= 32) {
+                    std::memcpy(packed->buffer.data(), start, 32); // no call
+                } else {
+                    std::memcpy(packed->buffer.data(), start, size);
+                }
+                std::memset(packed->buffer.data() + size, 0, 8);
+                packed->size = size;
+                packed->small = true;
+            }
+            return;
+        }
+        if (packed != nullptr) {
+            packed->small = false;
+        }
+        for (std::uint64_t k = 0; k < n; ++k) {
+            std::uint64_t z = 0;
+            p = readVarint(p, z);
+            out[k] = unzigzag(z);
+        }
+    }
+
     static constexpr std::uint32_t emptyHigh = 0xffffffffU; // no offset is that large
     static constexpr unsigned initialBits = 16;
     // 12 bytes: no state index, because only a new state's index is ever
@@ -181,18 +258,25 @@ class StateStore {
     static constexpr std::size_t blockSize = std::size_t{1} << blockBits;
 
     static std::uint64_t hashBytes(std::span<const std::uint8_t> b) {
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ b.size();
-        std::size_t i = 0;
-        for (; i + 8 <= b.size(); i += 8) {
+        return hashWith(b.size(), [&](std::size_t i) {
             std::uint64_t w = 0;
             std::memcpy(&w, b.data() + i, 8);
-            h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+            return w;
+        });
+    }
+
+    // The hash of `size` packed bytes whose 8 bytes from offset i (a
+    // multiple of 8) are load(i), with zeros after the last byte.
+    template <class Load> static std::uint64_t hashWith(std::size_t size, Load load) {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
+        std::size_t i = 0;
+        for (; i + 8 <= size; i += 8) {
+            h = (h ^ load(i)) * 0xbf58476d1ce4e5b9ULL;
             h ^= h >> 31;
         }
-        // The bytes after b are zeros up to a multiple of 8 (see pack), so
-        // the tail is one load, not a byte copy that stalls the load.
-        std::uint64_t tail = 0;
-        std::memcpy(&tail, b.data() + i, 8);
+        // The bytes after the state are zeros up to a multiple of 8 (see
+        // pack), so the tail is one load, not a byte copy that stalls it.
+        const std::uint64_t tail = load(i);
         h = (h ^ tail) * 0xbf58476d1ce4e5b9ULL;
         h ^= h >> 33;
         h *= 0xff51afd7ed558ccdULL;
@@ -228,23 +312,94 @@ class StateStore {
         return out;
     }
 
-    static void pack(std::span<const StateWord> s, Key& key) {
-        // A varint of 64 bits takes at most 10 bytes; then 8 zero bytes.
-        const std::size_t most = 10 * (s.size() + 1) + 8;
-        if (key.buffer.size() < most) {
-            key.buffer.resize(most);
+    // Writes every word of s as the one byte of its zigzag varint, and
+    // returns true when that is its encoding: when every word is in
+    // [-64, 63]. Otherwise the bytes written are meaningless.
+    static bool packSmall(std::span<const StateWord> s, std::uint8_t* out) {
+        std::uint64_t large = 0; // OR of w + 64: below 128 iff every w is in range
+        std::size_t k = 0;
+#if defined(__SSE2__)
+        // Eight words at a time. For a word in range the low 32 bits hold
+        // its value, so zigzag on 32-bit lanes gives its byte; two
+        // saturating packs gather the eight bytes.
+        const __m128i bias = _mm_set1_epi64x(64);
+        __m128i acc = _mm_setzero_si128();
+        auto zigzagPair = [&](const StateWord* w2) {
+            const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w2));
+            acc = _mm_or_si128(acc, _mm_add_epi64(w, bias));
+            const __m128i z = _mm_xor_si128(_mm_add_epi32(w, w), _mm_srai_epi32(w, 31));
+            return _mm_shuffle_epi32(z, _MM_SHUFFLE(3, 3, 2, 0)); // low halves first
+        };
+        for (; k + 8 <= s.size(); k += 8) {
+            const __m128i a =
+                _mm_unpacklo_epi64(zigzagPair(s.data() + k), zigzagPair(s.data() + k + 2));
+            const __m128i b =
+                _mm_unpacklo_epi64(zigzagPair(s.data() + k + 4), zigzagPair(s.data() + k + 6));
+            const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_setzero_si128());
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(out + k), bytes);
         }
-        std::uint8_t* out = putVarint(key.buffer.data(), s.size());
-        // The common case, every word in [-64, 63]: one byte each, in two
-        // branch-free loops the compiler vectorises.
-        std::uint64_t large = 0;
-        for (StateWord w : s) {
-            large |= static_cast<std::uint64_t>(w) + 64U;
+        large = static_cast<std::uint64_t>(_mm_cvtsi128_si64(acc)) |
+                static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(acc, acc)));
+#endif
+        for (; k < s.size(); ++k) {
+            large |= static_cast<std::uint64_t>(s[k]) + 64U;
+            out[k] = static_cast<std::uint8_t>(zigzag(s[k]));
         }
-        if (large < 128U) {
-            for (std::size_t k = 0; k < s.size(); ++k) {
-                out[k] = static_cast<std::uint8_t>(zigzag(s[k]));
+        return large < 128U;
+    }
+
+    // Decodes n words packed one byte each from p into out, unless some
+    // byte has its high bit set (a longer varint): then returns false.
+    // `room` bytes from p on lie within the block.
+    static bool unpackSmall(const std::uint8_t* p, std::size_t n, std::size_t room,
+                            StateWord* out) {
+        std::size_t k = 0;
+#if defined(__SSE2__)
+        // Eight bytes at a time (within the state): zero-extended to 16
+        // bits, unzigzagged there, then sign-extended to 64.
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i one = _mm_set1_epi16(1);
+        const std::size_t whole = std::min(n, room) / 8 * 8;
+        for (; k < whole; k += 8) {
+            const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + k));
+            if (_mm_movemask_epi8(b) != 0) {
+                return false;
             }
+            const __m128i x = _mm_unpacklo_epi8(b, zero);
+            const __m128i v =
+                _mm_xor_si128(_mm_srli_epi16(x, 1), _mm_sub_epi16(zero, _mm_and_si128(x, one)));
+            const __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16);
+            const __m128i hi = _mm_srai_epi32(_mm_unpackhi_epi16(v, v), 16);
+            const __m128i loSign = _mm_srai_epi32(lo, 31);
+            const __m128i hiSign = _mm_srai_epi32(hi, 31);
+            auto* w = reinterpret_cast<__m128i*>(out + k);
+            _mm_storeu_si128(w, _mm_unpacklo_epi32(lo, loSign));
+            _mm_storeu_si128(w + 1, _mm_unpackhi_epi32(lo, loSign));
+            _mm_storeu_si128(w + 2, _mm_unpacklo_epi32(hi, hiSign));
+            _mm_storeu_si128(w + 3, _mm_unpackhi_epi32(hi, hiSign));
+        }
+#else
+        (void)room;
+#endif
+        std::uint8_t high = 0;
+        for (std::size_t j = k; j < n; ++j) {
+            high |= p[j];
+        }
+        if ((high & 0x80U) != 0) {
+            return false;
+        }
+        for (; k < n; ++k) {
+            out[k] = unzigzag(p[k]);
+        }
+        return true;
+    }
+
+    static void pack(std::span<const StateWord> s, Key& key) {
+        key.reserveFor(s.size());
+        std::uint8_t* out = putVarint(key.buffer.data(), s.size());
+        // The common case, every word in [-64, 63]: one byte each.
+        key.small = packSmall(s, out);
+        if (key.small) {
             out += s.size();
             key.size = static_cast<std::size_t>(out - key.buffer.data());
             std::memset(out, 0, 8);
