@@ -346,7 +346,30 @@ template <class Policy> class OperationalSemantics {
         std::uint32_t deadEnd = 0;
     };
 
+    // The common shapes, a leaf or an operator on two leaves, without a
+    // call into the general evaluator.
     Value eval(std::span<const ExprNode> e, std::span<const StateWord> regs) {
+        auto isLeaf = [](const ExprNode& n) {
+            return n.op == ExprOp::Const || n.op == ExprOp::Reg;
+        };
+        auto leaf = [&](const ExprNode& n) {
+            return n.op == ExprOp::Const ? n.value : regs[n.reg.index()];
+        };
+        if (e.size() == 1) {
+            return leaf(e[0]);
+        }
+        if (e.size() == 3 && isLeaf(e[1]) && isLeaf(e[2])) { // prefix order: op, first, second
+            const Value a = leaf(e[1]);
+            const Value b = leaf(e[2]);
+            switch (e[0].op) {
+            case ExprOp::Eq:
+                return a == b ? 1 : 0;
+            case ExprOp::Ne:
+                return a != b ? 1 : 0;
+            default:
+                return applyOperator(e[0].op, a, b);
+            }
+        }
         return evaluate(e, regs, exprStack_);
     }
 
