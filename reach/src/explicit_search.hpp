@@ -33,12 +33,23 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
     std::vector<StateWord> current;
     std::vector<StateWord> next;
     std::vector<StateIndex> stack;
-    // The successors of the state being expanded: their steps, whether they
-    // satisfy the goal, and their keys.
-    std::vector<StepCode> succCodes;
-    std::vector<std::uint8_t> succGoal;
-    std::vector<StateStore::Key> keys;
+    // The successors of the state being expanded: their keys, steps,
+    // whether they satisfy the goal, and the words they changed (with their
+    // values) when known. Only grows, so that keys keep their buffers.
+    struct Successor {
+        StateStore::Key key;
+        StepCode code;
+        bool goal = false;
+        StepDelta delta;
+        StateWord values[StepDelta::capacity] = {};
+    };
+    std::vector<Successor> succs;
+    std::size_t succCount = 0;
     StateStore::Key currentKey; // the expanded state packed, to patch
+    // A DFS expands next the successor it pushed last: `current` and
+    // `currentKey` are then made from the expanded state and that
+    // successor's changes, not unpacked from the store.
+    StateIndex preloaded = noParent;
     StateIndex found = noParent;
     std::string stopReason;
     std::uint64_t sinceCheck = 0;
@@ -102,35 +113,41 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                 }
                 idx = static_cast<StateIndex>(cursor++);
             }
-            store.get(idx, current, currentKey);
+            if (idx != preloaded) {
+                store.get(idx, current, currentKey);
+            }
+            preloaded = noParent;
 
             // Every successor is packed and hashed as it is made (which
             // prefetches its table slot); the insertions follow, so that
             // their probes (cache misses on large tables) overlap. Most
             // successors change a few words, so their packed bytes are the
             // current state's with those words rewritten.
-            succCodes.clear();
-            succGoal.clear();
+            succCount = 0;
             sem.forEachSuccessor(current, next,
                                  [&](StepCode code, std::span<const StateWord> succ) {
-                                     if (keys.size() == succCodes.size()) {
-                                         keys.emplace_back();
+                                     if (succs.size() == succCount) {
+                                         succs.emplace_back();
                                      }
-                                     StateStore::Key& key = keys[succCodes.size()];
-                                     const StepDelta& delta = sem.lastDelta();
-                                     if (delta.known) {
-                                         store.makeKey(succ, key, currentKey, delta.changed());
+                                     Successor& x = succs[succCount++];
+                                     x.delta = sem.lastDelta();
+                                     if (x.delta.known) {
+                                         store.makeKey(succ, x.key, currentKey, x.delta.changed());
+                                         for (std::uint32_t j = 0; j < x.delta.count; ++j) {
+                                             x.values[j] = succ[x.delta.words[j]];
+                                         }
                                      } else {
-                                         store.makeKey(succ, key);
+                                         store.makeKey(succ, x.key);
                                      }
-                                     succCodes.push_back(code);
-                                     succGoal.push_back(sem.isGoal(goal, succ) ? 1 : 0);
+                                     x.code = code;
+                                     x.goal = sem.isGoal(goal, succ);
                                      return true;
                                  });
-            for (std::size_t k = 0; k < succCodes.size(); ++k) {
-                store.prefetchCandidate(keys[k]);
+            for (std::size_t k = 0; k < succCount; ++k) {
+                store.prefetchCandidate(succs[k].key);
             }
-            for (std::size_t k = 0; k < succCodes.size(); ++k) {
+            std::size_t pushedLast = succCount;
+            for (std::size_t k = 0; k < succCount; ++k) {
                 ++result.stats.transitions;
                 if (limitHit()) {
                     break;
@@ -139,13 +156,13 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                     stopReason = "more than 2^32 states";
                     break;
                 }
-                if (!store.insert(keys[k])) {
+                if (!store.insert(succs[k].key)) {
                     continue;
                 }
                 const auto succIdx = static_cast<StateIndex>(store.size() - 1);
                 parent.push_back(idx);
-                via.push_back(succCodes[k]);
-                if (succGoal[k] != 0) {
+                via.push_back(succs[k].code);
+                if (succs[k].goal) {
                     found = succIdx;
                     break;
                 }
@@ -156,7 +173,17 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                 }
                 if (options.search == SearchOrder::Dfs) {
                     stack.push_back(succIdx);
+                    pushedLast = k;
                 }
+            }
+            if (pushedLast < succCount && succs[pushedLast].delta.known && found == noParent &&
+                stopReason.empty()) {
+                const Successor& x = succs[pushedLast];
+                for (std::uint32_t j = 0; j < x.delta.count; ++j) {
+                    current[x.delta.words[j]] = x.values[j];
+                }
+                std::swap(currentKey, succs[pushedLast].key);
+                preloaded = stack.back();
             }
         }
     } catch (const std::bad_alloc&) {
