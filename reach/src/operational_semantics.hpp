@@ -198,8 +198,9 @@ template <class Policy> class OperationalSemantics {
     // asked to stop. `nextIsCopy` says whether `next` equals s (it is kept
     // so across steps whose changes are known, which saves copying s).
     template <class Emit>
-    int expandThread(std::span<const StateWord> s, std::size_t t, std::size_t base,
-                     StateWord holder, std::vector<StateWord>& next, bool& nextIsCopy, Emit& emit) {
+    [[gnu::always_inline]] int
+    expandThread(std::span<const StateWord> s, std::size_t t, std::size_t base, StateWord holder,
+                 std::vector<StateWord>& next, bool& nextIsCopy, Emit& emit) {
         int emitted = 0;
         const std::size_t buffered = bufferLength(s, t);
         if constexpr (Policy::buffered) {
@@ -348,7 +349,8 @@ template <class Policy> class OperationalSemantics {
 
     // The common shapes, a leaf or an operator on two leaves, without a
     // call into the general evaluator.
-    Value eval(std::span<const ExprNode> e, std::span<const StateWord> regs) {
+    [[gnu::always_inline]] Value eval(std::span<const ExprNode> e,
+                                      std::span<const StateWord> regs) {
         auto isLeaf = [](const ExprNode& n) {
             return n.op == ExprOp::Const || n.op == ExprOp::Reg;
         };

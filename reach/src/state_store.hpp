@@ -76,8 +76,8 @@ class StateStore {
     // parent's bytes with the changed words rewritten are s's. States of up
     // to 32 packed bytes are patched and hashed in registers (bytes just
     // stored one by one would stall the hash's word loads).
-    void makeKey(std::span<const StateWord> s, Key& key, const Key& parent,
-                 std::span<const std::uint32_t> changed) const {
+    [[gnu::always_inline]] void makeKey(std::span<const StateWord> s, Key& key, const Key& parent,
+                                        std::span<const std::uint32_t> changed) const {
         constexpr std::size_t most = 32;
         // A one-byte count (n < 128) and one byte per word.
         if (!parent.small || parent.size != s.size() + 1 || parent.size > most) {
@@ -140,7 +140,7 @@ class StateStore {
     // Stores the key's state unless it is there already; true when it was
     // new (its index is then size() - 1). Precondition: size() < maxStates.
     // (Keys hold no slot, so insertions since a key was made do not matter.)
-    bool insert(const Key& key) {
+    [[gnu::always_inline]] bool insert(const Key& key) {
         Slot& recent = recent_[key.recentSlot];
         if (key.recentHit && recent.tag == key.tag && packedEquals(recent.offset(), key.bytes())) {
             return false;
@@ -190,7 +190,7 @@ class StateStore {
     }
 
   private:
-    void finishKey(Key& key, std::uint64_t h) const {
+    [[gnu::always_inline]] void finishKey(Key& key, std::uint64_t h) const {
         key.tag = static_cast<std::uint32_t>(h >> 32);
         key.recentSlot = static_cast<std::uint32_t>(h) & (recentSize - 1);
         const Slot& recent = recent_[key.recentSlot];
@@ -449,7 +449,7 @@ class StateStore {
         return offset;
     }
 
-    void grow() {
+    [[gnu::noinline]] void grow() {
         if (shift_ == 0) {
             throw std::length_error("the state table cannot grow beyond 2^32 slots");
         }
