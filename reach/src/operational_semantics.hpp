@@ -45,9 +45,10 @@ struct StepCode {
 };
 
 // The words in which a successor differs from the state it was made from
-// (a superset; an index may repeat), when the step kept the state's layout
-// and changed few words; otherwise `known` is false. The store packs such a
-// successor by patching the packed bytes of its parent.
+// (a superset; an index may repeat), when the step (and the steps chain
+// compression added to it) kept the state's layout and changed few words;
+// otherwise `known` is false. The store packs such a successor by patching
+// the packed bytes of its parent.
 struct StepDelta {
     static constexpr std::size_t capacity = 8;
     std::uint32_t words[capacity] = {};
@@ -165,17 +166,21 @@ template <class Policy> class OperationalSemantics {
     // is the ample set {step} at that state, so the reduction's conditions
     // still hold; chains end because sticky steps are never ample. The
     // chain is a function of the state, so traces are rebuilt by running it
-    // again (`steps` then receives each step).
-    void compressChain(std::vector<StateWord>& s, std::size_t t, std::vector<TraceStep>* steps) {
+    // again (`steps` then receives each step). The words the chain changes
+    // are added to `changes` when given.
+    void compressChain(std::vector<StateWord>& s, std::size_t t, std::vector<TraceStep>* steps,
+                       StepDelta* changes = nullptr) {
         while (s[lockWord_] == noLockHolder && por_->ampleCandidate(t, s)) {
             int count = 0;
             StepCode only;
+            StepDelta onlyDelta;
             compress_ = false;
             auto single = [&](StepCode c, std::span<const StateWord> succ) {
                 if (++count > 1) {
                     return false;
                 }
                 only = c;
+                onlyDelta = delta_;
                 chainState_.assign(succ.begin(), succ.end());
                 return true;
             };
@@ -188,6 +193,14 @@ template <class Policy> class OperationalSemantics {
             }
             if (steps != nullptr) {
                 steps->push_back(describe(s, only));
+            }
+            if (changes != nullptr) {
+                if (!onlyDelta.known) {
+                    changes->known = false;
+                }
+                for (std::uint32_t w : onlyDelta.changed()) {
+                    changes->add(w);
+                }
             }
             s.swap(chainState_);
         }
@@ -311,10 +324,12 @@ template <class Policy> class OperationalSemantics {
             }
             if constexpr (!Policy::buffered) {
                 if (compress_) {
-                    // May take further steps and swaps `next` for another
-                    // vector: the changes are then unknown.
-                    compressChain(next, t, nullptr);
-                    delta_.known = false;
+                    // May take further steps (whose expansions overwrite
+                    // delta_) and swaps `next` for another vector of the
+                    // same length when the changes stay known.
+                    StepDelta changes = delta_;
+                    compressChain(next, t, nullptr, &changes);
+                    delta_ = changes;
                 }
             }
             ++emitted;
