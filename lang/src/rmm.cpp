@@ -1168,6 +1168,27 @@ class Translator {
         return out + "end\n\n";
     }
 
+    // The initial values `d` may take: its constant, or every value of its
+    // finite domain for '*' (at most 256).
+    std::vector<std::int64_t> initialValues(const Decl& d, const std::string& what,
+                                            const char* why) const {
+        if (!d.any) {
+            return {d.init};
+        }
+        if (!d.domain.finite) {
+            fail(d.pos, "initial value '*' of " + what + " ranges over all integers" + why +
+                            "; give it a finite domain ': [LOW:HIGH]'");
+        }
+        if (d.domain.size() > 256) {
+            fail(d.pos, "initial value '*' of " + what + " has more than 256 choices");
+        }
+        std::vector<std::int64_t> out;
+        for (std::uint64_t k = 0; k < d.domain.size(); ++k) {
+            out.push_back(d.domain.value(k));
+        }
+        return out;
+    }
+
     std::string initThread(std::vector<SourcePos>& transitionPos) const {
         ThreadBuilder b;
         const std::uint32_t start = b.fresh();
@@ -1178,23 +1199,8 @@ class Translator {
                 continue;
             }
             const std::uint32_t next = b.fresh();
-            if (d.any) {
-                if (!d.domain.finite) {
-                    fail(d.pos, "initial value '*' of " + quote(d.name) +
-                                    " ranges over all integers; give it a finite domain "
-                                    "': [LOW:HIGH]'");
-                }
-                if (d.domain.size() > 256) {
-                    fail(d.pos,
-                         "initial value '*' of " + quote(d.name) + " has more than 256 choices");
-                }
-                for (std::uint64_t k = 0; k < d.domain.size(); ++k) {
-                    const std::int64_t x = d.domain.value(k);
-                    b.edge(at, next, "write " + std::to_string(x) + " " + std::to_string(v.addr),
-                           d.pos);
-                }
-            } else {
-                b.edge(at, next, "write " + std::to_string(d.init) + " " + std::to_string(v.addr),
+            for (std::int64_t x : initialValues(d, quote(d.name), "")) {
+                b.edge(at, next, "write " + std::to_string(x) + " " + std::to_string(v.addr),
                        d.pos);
             }
             at = next;
@@ -1733,21 +1739,10 @@ class Translator {
                 continue;
             }
             const std::uint32_t next = b.fresh();
-            if (d.any) {
-                if (!d.domain.finite) {
-                    fail(d.pos, "initial value '*' of register " + quote(d.name) +
-                                    " ranges over all integers and the register may be read "
-                                    "before it is written; give it a finite domain");
-                }
-                if (d.domain.size() > 256) {
-                    fail(d.pos, "initial value '*' of register " + quote(d.name) +
-                                    " has more than 256 choices");
-                }
-                for (std::uint64_t k = 0; k < d.domain.size(); ++k) {
-                    add(next, "local " + d.name + " " + std::to_string(d.domain.value(k)), d.pos);
-                }
-            } else {
-                add(next, "local " + d.name + " " + std::to_string(d.init), d.pos);
+            for (std::int64_t x : initialValues(d, "register " + quote(d.name),
+                                                " and the register may be read before it is "
+                                                "written")) {
+                add(next, "local " + d.name + " " + std::to_string(x), d.pos);
             }
             at = next;
         }
