@@ -17,7 +17,19 @@ SANITIZE_TEST_TIMEOUT ?= 1800
 check-sanitize: export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
 check-sanitize: export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 
-.PHONY: all deps configure build run test bench clean check-sanitize
+# make fuzz: builds the libFuzzer targets of fuzz/ with clang in FUZZ_DIR and
+# runs each for FUZZ_SECONDS (docs/testing.md). The corpus grows in
+# FUZZ_CORPUS/<target>, seeded from examples, tests/corpus and fuzz/seeds;
+# crashing inputs land in FUZZ_CRASHES/<target>/. Both are gitignored.
+FUZZ_DIR ?= build-fuzz
+FUZZ_CXX ?= clang++
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= fuzz_parser fuzz_rmm fuzz_trace_json fuzz_replay
+FUZZ_CORPUS ?= fuzz-corpus
+FUZZ_CRASHES ?= fuzz-crashes
+FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1
+
+.PHONY: all deps configure build run test bench clean check-sanitize fuzz fuzz-build
 
 all: build
 
@@ -56,8 +68,20 @@ check-sanitize: deps
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	@cd $(SANITIZE_DIR) && ctest --output-on-failure -j $(JOBS)
 
+fuzz-build: deps
+	@if [ ! -f $(FUZZ_DIR)/build.ninja ]; then \
+	  cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
+	    -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DCMAKE_CXX_FLAGS_FUZZ="-O1 -g" \
+	    -DTSOREACH_FUZZ=ON -DBUILD_TESTING=OFF; \
+	fi
+	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	@bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_CORPUS) $(FUZZ_CRASHES) $(FUZZ_SECONDS) \
+	  "$(FUZZ_TARGETS)" $(FUZZ_FLAGS)
+
 bench: build
 	@bash bench/all.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR)

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace tsoreach::cli {
 
@@ -37,7 +38,16 @@ LoadedTrace loadTraceJson(const Program& p, const std::string& path) {
     if (!in) {
         throw InputError(path, {}, "cannot open trace file");
     }
-    json doc = json::parse(in, nullptr, false);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        throw InputError(path, {}, "cannot read trace file");
+    }
+    return parseTraceJson(p, text.str(), path);
+}
+
+LoadedTrace parseTraceJson(const Program& p, std::string_view text, const std::string& path) {
+    json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded()) {
         throw InputError(path, {}, "not valid JSON");
     }

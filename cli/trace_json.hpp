@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tsoreach::cli {
 
@@ -18,5 +19,8 @@ struct LoadedTrace {
 
 // Throws InputError (file `path`, no position) naming the bad step or field.
 LoadedTrace loadTraceJson(const Program& p, const std::string& path);
+
+// The same for JSON already in memory; `sourceName` names it in errors.
+LoadedTrace parseTraceJson(const Program& p, std::string_view text, const std::string& sourceName);
 
 } // namespace tsoreach::cli

@@ -9,6 +9,7 @@ packages=(
   libcli11-dev         # command line
   nlohmann-json3-dev   # JSON reports
   libgtest-dev         # unit tests
+  clang libclang-rt-dev # make fuzz: clang++ and libFuzzer's runtime (fuzz/)
 )
 
 missing=()

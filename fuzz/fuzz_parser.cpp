@@ -1,0 +1,13 @@
+// libFuzzer target: the parser of the thread-automaton language. properties.hpp says what is
+// checked.
+
+#include "properties.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    tsoreach::fuzz::checkParser(std::string_view(reinterpret_cast<const char*>(data), size));
+    return 0;
+}
