@@ -70,6 +70,32 @@ class RandomProgram {
         return out;
     }
 
+    // A program for the differential campaign (tests/differential_campaign.cpp):
+    // 2 to 4 threads, acyclic or with loops (half each), locks three times as
+    // often as in generate(), fences and addresses computed from registers;
+    // a fifth are mutated litmus tests. generate() and generateAcyclic() are
+    // unchanged by it, so the seeds of the ctest suite keep their programs.
+    std::string generateCampaign() {
+        std::string out;
+        lockOdds_ = 8;
+        if (chance(1, 5)) {
+            const std::uint64_t threads = litmus(out);
+            if (chance(1, 3)) {
+                acyclic_ = chance(1, 2);
+                straight_ = acyclic_;
+                thread(out, threads);
+            }
+            return out;
+        }
+        acyclic_ = chance(1, 2);
+        straight_ = acyclic_ || chance(1, 4);
+        const std::uint64_t threads = 2 + below(3);
+        for (std::uint64_t t = 0; t < threads; ++t) {
+            thread(out, t);
+        }
+        return out;
+    }
+
   private:
     // Modulo bias is irrelevant here; determinism is what matters.
     std::uint64_t below(std::uint64_t n) { return gen_() % n; }
@@ -161,7 +187,7 @@ class RandomProgram {
             open_ = false;
             return "unlock";
         }
-        if (!open_ && chance(1, 24)) {
+        if (!open_ && chance(1, lockOdds_)) {
             open_ = true;
             return "lock";
         }
@@ -354,16 +380,22 @@ class RandomProgram {
     }
 
     std::mt19937_64 gen_;
-    std::uint64_t last_ = 0; // register last assigned in the current thread
-    bool straight_ = false;  // this program's threads are straight lines
-    bool acyclic_ = false;   // ... of 2 to 6 transitions, with forward branches
-    bool checkNext_ = false; // the next instruction checks the register just read
-    bool open_ = false;      // the current thread emitted a lock not yet unlocked
+    std::uint64_t last_ = 0;      // register last assigned in the current thread
+    bool straight_ = false;       // this program's threads are straight lines
+    bool acyclic_ = false;        // ... of 2 to 6 transitions, with forward branches
+    bool checkNext_ = false;      // the next instruction checks the register just read
+    bool open_ = false;           // the current thread emitted a lock not yet unlocked
+    std::uint64_t lockOdds_ = 24; // a lock is one instruction in lockOdds_
 };
 
 // The program of `seed`, as text.
 inline std::string randomProgram(std::uint64_t seed) {
     return RandomProgram(seed).generate();
+}
+
+// The campaign program of `seed`, as text.
+inline std::string randomCampaignProgram(std::uint64_t seed) {
+    return RandomProgram(seed).generateCampaign();
 }
 
 // The acyclic program of `seed`, as text.
