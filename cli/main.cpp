@@ -87,7 +87,8 @@ std::string engineHelp() {
     std::string out = "Engine (default: the first listed for the model):";
     for (auto m : {reach::MemoryModel::SC, reach::MemoryModel::TSO, reach::MemoryModel::PSO}) {
         out += std::string(" ") + std::string(reach::name(m)) + ":";
-        for (const reach::EngineInfo* e : reach::enginesFor(m)) {
+        // The catalog: reach's engines plus lazy, in the order that picks the default.
+        for (const reach::EngineInfo* e : lazy::catalogFor(m)) {
             out += " " + std::string(e->name);
         }
         out += ";";
