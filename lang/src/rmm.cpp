@@ -1043,8 +1043,7 @@ class Translator {
   public:
     Translator(const Test& test, const std::string& file) : test_(test), file_(file) {}
 
-    std::string run(std::vector<SourcePos>& transitionPos, std::vector<SourcePos>& threadPos,
-                    std::vector<std::map<std::string, bool>>& labels) {
+    std::string run(std::vector<SourcePos>& transitionPos, std::vector<SourcePos>& threadPos) {
         layout();
         const std::size_t n = test_.processes.size();
         checkForbidden();
@@ -1053,13 +1052,11 @@ class Translator {
             out += initThread(transitionPos);
             threadPos.push_back(test_.globals.empty() ? test_.processes.front().pos
                                                       : test_.globals.front().pos);
-            labels.emplace_back();
         }
         for (std::size_t p = 0; p < n; ++p) {
-            std::map<std::string, bool> l;
-            out += process(p, transitionPos, l);
+            std::map<std::string, bool> finals;
+            out += process(p, transitionPos, finals);
             threadPos.push_back(test_.processes[p].pos);
-            labels.push_back(std::move(l));
         }
         return out;
     }
@@ -1233,7 +1230,6 @@ class Translator {
         // failing now could not undo the write, while Memorax's block then
         // does nothing at all.
         bool wroteInLock = false;
-        bool usesTemp = false;
     };
 
     const Decl* reg(Ctx& c, const std::string& name, SourcePos pos) const {
@@ -1441,7 +1437,6 @@ class Translator {
             return;
         }
         checkRegs(c, s.e1);
-        c.usesTemp = true;
         const std::uint32_t next = c.b->fresh();
         c.b->edge(at, next, "read _t " + r.addr, s.pos, r.uses, "_t");
         check(c, next, to, "== _t " + s.e1.prefix, s.pos, join({"_t"}, names(s.e1)));
@@ -1603,7 +1598,6 @@ class Translator {
             checkRegs(c, s.e2);
             const Resolved r = resolve(c, s.loc);
             const std::uint32_t at = preChecks(c, from, r, &s.e2, s.pos);
-            c.usesTemp = true;
             locked(c, at, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
                 const std::uint32_t got = b.fresh();
                 const std::uint32_t same = b.fresh();
@@ -1788,8 +1782,7 @@ RmmTranslation translateRmm(std::string_view text, const std::string& sourceName
     Translator tr(test, sourceName);
     std::vector<SourcePos> transitionPos;
     std::vector<SourcePos> threadPos;
-    std::vector<std::map<std::string, bool>> labels;
-    std::string out = tr.run(transitionPos, threadPos, labels);
+    std::string out = tr.run(transitionPos, threadPos);
     if (test.forbidden.size() > 1) {
         // tsoreach's final states state one conjunction; the disjunction is
         // the goal of the .rmm file itself, or of repeated --goal options.
