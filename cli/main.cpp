@@ -101,6 +101,17 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The wall-clock time at which a command of many searches stops them all
+// (none for 0 seconds).
+std::chrono::steady_clock::time_point deadlineAfter(double seconds) {
+    if (seconds <= 0) {
+        return {};
+    }
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(seconds));
+}
+
 // Without --max-memory a search stops at 80% of the memory available when
 // it starts (MemAvailable: free memory plus what the kernel can reclaim; the
 // resident size is measured as the search runs), so a search too large for
@@ -298,6 +309,7 @@ struct ExploreArgs {
     std::size_t unroll = 0;
     double timeout = 0;
     std::uint64_t maxMemory = kMemoryUnset;
+    std::uint64_t maxStates = 0;
 };
 
 // Exit 0 when every execution class was explored, 3 otherwise.
@@ -309,6 +321,7 @@ int runExplore(const ExploreArgs& a, Context& ctx) {
     reach::ExploreOptions o;
     o.limits.timeoutSeconds = a.timeout;
     o.limits.maxMemoryMb = memoryLimitMb(a.maxMemory);
+    o.limits.maxStates = a.maxStates;
     o.unroll = a.unroll;
     std::string traces;
     std::size_t count = 0;
@@ -379,6 +392,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
         reach::Options limits;
         limits.timeoutSeconds = a.timeout;
         limits.maxMemoryMb = memoryLimitMb(a.maxMemory);
+        limits.maxStates = a.maxStates;
         limits.unroll = a.unroll;
         const robustness::ExploredRobustness r = robustness::robustnessByExploration(
             program, *reach::memoryModelFromName(a.model), limits);
@@ -405,6 +419,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     reach::Options options;
     options.maxStates = a.maxStates;
     options.timeoutSeconds = a.timeout;
+    options.deadline = deadlineAfter(a.timeout);
     options.maxMemoryMb = memoryLimitMb(a.maxMemory);
     options.partialOrder = a.por == "on";
     options.liveRegisters = a.live == "on";
@@ -526,6 +541,7 @@ int runFences(const FencesArgs& a, Context& ctx) {
     robustness::FenceOptions options;
     options.search.maxStates = a.maxStates;
     options.search.timeoutSeconds = a.timeout;
+    options.search.deadline = deadlineAfter(a.timeout);
     options.search.maxMemoryMb = memoryLimitMb(a.maxMemory);
     options.search.bufferBound = a.bufferBound;
     options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
@@ -639,7 +655,8 @@ int run(int argc, char** argv, Context& ctx) {
         ->capture_default_str();
     reachCmd
         ->add_option("--max-states", ra.maxStates,
-                     "Stop with 'unknown' beyond N states (0: no limit)")
+                     "Stop with 'unknown' beyond N states (dpor: states visited, one per "
+                     "event; 0: no limit)")
         ->check(nonNegativeInteger);
     reachCmd
         ->add_option("--timeout", ra.timeout, "Stop with 'unknown' after S seconds (0: no limit)")
@@ -710,9 +727,12 @@ int run(int argc, char** argv, Context& ctx) {
                      "Print the instrumented SC program of the N-th attack (1-based) and exit")
         ->check(positiveInteger);
     addReductionSwitches(robustCmd, ba.por, ba.live);
-    robustCmd->add_option("--max-states", ba.maxStates, "Per attack: stop beyond N states")
+    robustCmd
+        ->add_option("--max-states", ba.maxStates,
+                     "Per attack (dpor: the whole exploration, one state per event): stop "
+                     "beyond N states")
         ->check(nonNegativeInteger);
-    robustCmd->add_option("--timeout", ba.timeout, "Per attack: stop after S seconds")
+    robustCmd->add_option("--timeout", ba.timeout, "Stop every check after S seconds in total")
         ->check(nonNegativeNumber);
     robustCmd
         ->add_option("--max-memory", ba.maxMemory,
@@ -784,7 +804,7 @@ int run(int argc, char** argv, Context& ctx) {
         ->capture_default_str();
     fencesCmd->add_option("--max-states", fa.maxStates, "Per check: stop beyond N states")
         ->check(nonNegativeInteger);
-    fencesCmd->add_option("--timeout", fa.timeout, "Per check: stop after S seconds")
+    fencesCmd->add_option("--timeout", fa.timeout, "Stop every check after S seconds in total")
         ->check(nonNegativeNumber);
     fencesCmd
         ->add_option("--max-memory", fa.maxMemory,
@@ -812,6 +832,10 @@ int run(int argc, char** argv, Context& ctx) {
                      "Cyclic programs: at most K back edges per thread (the answer is then "
                      "unknown: classes beyond the bound are not explored)")
         ->check(positiveInteger);
+    exploreCmd
+        ->add_option("--max-states", ea.maxStates,
+                     "Stop beyond N states visited, one per event executed (unknown)")
+        ->check(nonNegativeInteger);
     exploreCmd->add_option("--timeout", ea.timeout, "Stop after S seconds (unknown)")
         ->check(nonNegativeNumber);
     exploreCmd

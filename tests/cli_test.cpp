@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -198,6 +199,51 @@ TEST_F(Cli, UnknownExitsThreeWithTheReason) {
     Outcome t = run("reach " + f + " --model sc --timeout 0.3");
     EXPECT_EQ(t.code, 3);
     EXPECT_EQ(firstLine(t.out).rfind("unknown: timeout", 0), 0U) << t.out;
+}
+
+// Every searching command and engine honours --max-states (a stateless
+// engine counts the states it visits) with `unknown`, exit 3, and the reason.
+TEST_F(Cli, EveryCommandHonoursMaxStates) {
+    std::string sb = write("sb.txt", kSb);
+    for (const std::string cmd :
+         {"reach --model sc", "reach --model tso --engine explicit",
+          "reach --model tso --engine lazy", "reach --model pso", "reach --model tso --engine dpor",
+          "reach --model pso --engine rf", "explore --model tso", "explore --model pso --engine rf",
+          "robust --model tso", "robust --model pso", "fences --target safety --model pso",
+          "fences --target robustness --model tso"}) {
+        Outcome r = run(cmd.substr(0, cmd.find(' ')) + " " + sb + cmd.substr(cmd.find(' ')) +
+                        " --max-states 3");
+        EXPECT_EQ(r.code, 3) << cmd << "\n" << r.out << r.err;
+        EXPECT_NE(firstLine(r.out).find("--max-states"), std::string::npos) << cmd << "\n" << r.out;
+    }
+}
+
+// robust and fences run many searches: --timeout bounds the command, not
+// each search (16 attacks on an infinite-state program, one job: per
+// attack, this took 16 times the limit).
+TEST_F(Cli, TimeoutBoundsCommandsOfManySearches) {
+    std::string text;
+    for (int t = 0; t < 4; ++t) {
+        const std::string x = "x" + std::to_string(t % 2);
+        const std::string y = "x" + std::to_string((t + 1) % 2);
+        text += "thread t" + std::to_string(t) + "\ninitial a\ntransition a b read r " + x +
+                "\ntransition b c write + r 1 " + x + "\ntransition c d read s " + y +
+                "\ntransition d a write + s 1 " + y + "\nend\n";
+    }
+    std::string f = write("counters.txt", text);
+    for (const std::string cmd : {"robust", "fences --target robustness"}) {
+        const auto start = std::chrono::steady_clock::now();
+        Outcome r = run(cmd.substr(0, cmd.find(' ')) + " " + f +
+                        (cmd.find(' ') == std::string::npos ? "" : cmd.substr(cmd.find(' '))) +
+                        " --timeout 0.3 --jobs 1");
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_EQ(r.code, 3) << cmd << "\n" << r.out << r.err;
+        EXPECT_NE(firstLine(r.out).find("timeout after 0.3 s (--timeout)"), std::string::npos)
+            << cmd << "\n"
+            << r.out;
+        EXPECT_LT(seconds, 2.5) << cmd;
+    }
 }
 
 TEST_F(Cli, MalformedInputGivesPositionAndExitTwo) {

@@ -179,7 +179,15 @@ class Explorer {
         s.seq.assign(procs_, 0);
         nodes_.push_back(std::move(root));
         std::uint64_t sinceCheck = 0;
+        const std::uint64_t maxStates = options_.limits.maxStates;
         while (!nodes_.empty()) {
+            // A stateless search stores no states: --max-states bounds the
+            // states it visits, one per event executed.
+            if (maxStates != 0 && result_.stats.events >= maxStates) {
+                result_.reason = "state limit of " + std::to_string(maxStates) +
+                                 " reached (--max-states: states visited, one per event)";
+                return finish(false);
+            }
             if (++sinceCheck >= 256) {
                 sinceCheck = 0;
                 if (std::optional<std::string> why = limitReason()) {

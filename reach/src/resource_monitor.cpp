@@ -62,7 +62,10 @@ std::optional<std::string> ResourceMonitor::exceeded(std::size_t searchBytes) {
     if (interruptRequested()) {
         return std::string("interrupted (SIGINT)");
     }
-    if (options_.timeoutSeconds > 0 && elapsedSeconds() >= options_.timeoutSeconds) {
+    const bool pastDeadline = options_.deadline != std::chrono::steady_clock::time_point{} &&
+                              std::chrono::steady_clock::now() >= options_.deadline;
+    if (pastDeadline ||
+        (options_.timeoutSeconds > 0 && elapsedSeconds() >= options_.timeoutSeconds)) {
         std::ostringstream os;
         os << "timeout after "
            << (options_.reportedTimeoutSeconds > 0 ? options_.reportedTimeoutSeconds

@@ -99,6 +99,11 @@ class Explorer {
             (o.cancelAlso != nullptr && o.cancelAlso->load(std::memory_order_relaxed))) {
             return "cancelled";
         }
+        // Stateless: --max-states bounds the partial executions expanded.
+        if (o.maxStates != 0 && result_.stats.events >= o.maxStates) {
+            return "state limit of " + std::to_string(o.maxStates) +
+                   " reached (--max-states: partial executions expanded)";
+        }
         return monitor_.exceeded(workBytes_);
     }
 

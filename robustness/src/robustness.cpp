@@ -186,7 +186,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (!decided) {
                     mine.search = reach::SearchOrder::Bfs;
                     mine.maxStates = options.maxStates;
-                    if (options.timeoutSeconds > 0) { // the time limit is per attack
+                    // Each attack gets the time limit, within the caller's deadline.
+                    if (options.timeoutSeconds > 0) {
                         mine.timeoutSeconds =
                             std::max(1e-3, options.timeoutSeconds - res.stats.timeSeconds);
                         if (mine.reportedTimeoutSeconds == 0) {

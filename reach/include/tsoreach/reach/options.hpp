@@ -2,6 +2,7 @@
 // Search options shared by the engines. 0 means "no limit" for every limit.
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -26,6 +27,10 @@ struct Options {
     // The limit a timeout's reason names, when a caller passes on what is
     // left of its own limit (0: timeoutSeconds itself).
     double reportedTimeoutSeconds = 0;
+    // Commands made of many searches (robust, fences) stop them all at this
+    // wall-clock time, so --timeout bounds the command, not each search;
+    // the default (the clock's epoch) means none.
+    std::chrono::steady_clock::time_point deadline{};
     // dpor: explore cyclic programs with each thread taking at most this
     // many back edges (a negative answer is then `unknown`); 0: refuse them.
     std::size_t unroll = 0;
