@@ -444,26 +444,31 @@ template <class Policy> class OperationalSemantics {
         return {(i < s.size() && s[i] == addr) ? s[i + 1] : 0, false};
     }
 
-    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr,
-                 Value v) const requires Policy::buffered {
-        const std::size_t base = bufBase(s, t);
-        const auto len = static_cast<std::size_t>(s[bufLenWord_ + t]);
-        auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
-        const std::size_t at = base + 2 * Policy::insertAt(len, addr, addrAt);
-        StateWord pair[2] = {addr, v};
-        s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), pair, pair + 2);
-        ++s[bufLenWord_ + t];
+    // Buffered models only. `if constexpr` rather than a requires-clause:
+    // clang 14 instantiates constrained members in the explicit
+    // instantiations below even when the constraint fails.
+    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr, Value v) const {
+        if constexpr (Policy::buffered) {
+            const std::size_t base = bufBase(s, t);
+            const auto len = static_cast<std::size_t>(s[bufLenWord_ + t]);
+            auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
+            const std::size_t at = base + 2 * Policy::insertAt(len, addr, addrAt);
+            StateWord pair[2] = {addr, v};
+            s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), pair, pair + 2);
+            ++s[bufLenWord_ + t];
+        }
     }
 
-    void flush(std::vector<StateWord>& s, std::size_t t,
-               std::size_t entry) const requires Policy::buffered {
-        const std::size_t at = bufBase(s, t) + 2 * entry;
-        const Value addr = s[at];
-        const Value v = s[at + 1];
-        s.erase(s.begin() + static_cast<std::ptrdiff_t>(at),
-                s.begin() + static_cast<std::ptrdiff_t>(at) + 2);
-        --s[bufLenWord_ + t];
-        storeMemory(s, slotOf(addr), addr, v);
+    void flush(std::vector<StateWord>& s, std::size_t t, std::size_t entry) const {
+        if constexpr (Policy::buffered) {
+            const std::size_t at = bufBase(s, t) + 2 * entry;
+            const Value addr = s[at];
+            const Value v = s[at + 1];
+            s.erase(s.begin() + static_cast<std::ptrdiff_t>(at),
+                    s.begin() + static_cast<std::ptrdiff_t>(at) + 2);
+            --s[bufLenWord_ + t];
+            storeMemory(s, slotOf(addr), addr, v);
+        }
     }
 
     void storeMemory(std::vector<StateWord>& s, int slot, Value addr, Value v) const {

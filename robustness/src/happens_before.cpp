@@ -235,10 +235,14 @@ std::string toDot(const Program& p, const HbGraph& g, const std::vector<HbArc>& 
     std::ostringstream os;
     // GCC reports Boost's edge iterator as maybe uninitialized (a known
     // false positive in adj_list_edge_iterator).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     boost::write_graphviz(os, bg, vertexLabel, edgeLabel, graphAttributes);
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
     return os.str();
 }
 
