@@ -20,6 +20,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -487,7 +488,9 @@ int runReach(const ReachArgs& a, Context& ctx) {
             std::ofstream out(path, std::ios::binary);
             out << text;
             if (!out) {
-                throw std::runtime_error("cannot write " + path + " (--save-programs)");
+                // The user's directory, not a bug: exit 2 like any bad path.
+                throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(),
+                                        "cannot write " + path + " (--save-programs)");
             }
         };
     }

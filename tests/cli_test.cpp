@@ -452,6 +452,13 @@ TEST_F(Cli, SaveProgramsWritesEachExtension) {
     Outcome sc = run("reach " + (out / "round-2.txt").string() + " --model sc");
     EXPECT_EQ(sc.code, 10) << sc.out << sc.err;
     EXPECT_EQ(run("reach " + sb + " --save-programs " + (dir / "missing").string()).code, 2);
+    // A file that cannot be written is the user's problem: exit 2, no report.
+    const std::filesystem::path blocked = dir / "blocked";
+    std::filesystem::create_directories(blocked / "round-2.txt");
+    Outcome w = run("reach " + sb + " --jobs 1 --save-programs " + blocked.string());
+    EXPECT_EQ(w.code, 2) << w.out << w.err;
+    EXPECT_EQ(w.out, "");
+    EXPECT_NE(w.err.find("cannot write"), std::string::npos) << w.err;
 }
 
 TEST_F(Cli, InstrumentPrintsTheExtension) {
