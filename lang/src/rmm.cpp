@@ -865,21 +865,50 @@ class RmmParser {
         return s;
     }
 
+    // A left-associative chain `u0 op1 u1 op2 u2 ...` in prefix form is
+    // `... op2 op1 u0 u1 u2 ...`; built once at the end, since joining the
+    // prefixes pairwise copies them at every operator (quadratic).
+    struct Chain {
+        Expr e;
+        std::vector<std::string> ops;
+        std::string operands;
+        explicit Chain(Expr first) : e(std::move(first)), operands(e.prefix) {}
+        void add(const std::string& op, Expr r) {
+            ops.push_back(op);
+            operands += " ";
+            operands += r.prefix;
+            e = binary(op, std::move(e), std::move(r), false);
+        }
+        Expr done() && {
+            if (!ops.empty()) {
+                std::string prefix;
+                for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+                    prefix += *it;
+                    prefix += " ";
+                }
+                e.prefix = std::move(prefix) + operands;
+            }
+            return std::move(e);
+        }
+    };
+
     // EXPR: UNIT (('+' | '-') UNIT)*, left associative.
     Expr expr(int depth) {
-        Expr e = unit(depth);
+        Chain c(unit(depth));
         while (isSym("+") || isSym("-")) {
             const std::string op = take().text;
-            Expr r = unit(depth);
-            e = binary(op, std::move(e), std::move(r));
+            c.add(op, unit(depth));
         }
-        return e;
+        return std::move(c).done();
     }
 
-    static Expr binary(const std::string& op, Expr a, Expr b) {
+    // `withPrefix` false: the caller (Chain) sets the prefix.
+    static Expr binary(const std::string& op, Expr a, Expr b, bool withPrefix = true) {
         Expr e;
         e.pos = a.pos;
-        e.prefix = op + " " + a.prefix + " " + b.prefix;
+        if (withPrefix) {
+            e.prefix = op + " " + a.prefix + " " + b.prefix;
+        }
         e.regs = std::move(a.regs);
         e.regs.insert(e.regs.end(), b.regs.begin(), b.regs.end());
         if (a.value && b.value && (op == "+" || op == "-")) {
@@ -936,18 +965,18 @@ class RmmParser {
 
     // BEXPR: AND ('||' AND)*; AND: NOTATOM ('&&' NOTATOM)*.
     Expr bexpr(int depth) {
-        Expr e = band(depth);
+        Chain c(band(depth));
         while (acceptSym("||")) {
-            e = binary("||", std::move(e), band(depth));
+            c.add("||", band(depth));
         }
-        return e;
+        return std::move(c).done();
     }
     Expr band(int depth) {
-        Expr e = notAtom(depth);
+        Chain c(notAtom(depth));
         while (acceptSym("&&")) {
-            e = binary("&&", std::move(e), notAtom(depth));
+            c.add("&&", notAtom(depth));
         }
-        return e;
+        return std::move(c).done();
     }
     Expr notAtom(int depth) {
         if (isWord("not")) {
