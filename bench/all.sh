@@ -26,9 +26,9 @@ trap 'rm -f "$tmp"' EXIT
   echo
   bash bench/lazy.sh 120
   echo
-  echo "### Robustness fence sets of the Trencher corpus (bench/fences.sh 10)"
+  echo "### Robustness fence sets of the Trencher corpus (bench/fences.sh 200)"
   echo
-  bash bench/fences.sh 10
+  bash bench/fences.sh 200
   echo
   echo "### Robustness of the Trencher corpus (bench/robust.sh 60)"
   echo

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `tsoreach robust` (TSO, first witness) on every program of the Trencher corpus
 # and prints a Markdown table: verdict, attacks (total / feasible), seconds.
-#   bench/robust.sh [TIMEOUT_SECONDS_PER_ATTACK]   (default 60)
+#   bench/robust.sh [TIMEOUT_SECONDS]   (each program, all attacks; default 60)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 timeout_s=${1:-60}
