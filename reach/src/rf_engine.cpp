@@ -5,22 +5,25 @@
 #include "tsoreach/reach/reads_from.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace tsoreach::reach {
 
 namespace {
 
 // A step of a thread's path; a read also names its write and the value.
-struct PathStep {
+struct Step {
     TransitionId id;
     RfSource source;
     Value value = 0;
-    bool chained = false; // taken by a chain, not chosen (see chain())
 };
 
-using Paths = std::vector<std::vector<PathStep>>;
+using Paths = std::vector<std::vector<Step>>;
+// Per thread, the length of a prefix of its path.
+using Lengths = std::vector<std::uint32_t>;
 
 // A thread run along its path.
 struct ThreadRun {
@@ -31,62 +34,114 @@ struct ThreadRun {
     std::vector<std::uint32_t> eventStep; // by event: its step in the path
 };
 
+// A call of the exploration: a realizable execution, closed under program
+// order and reads-from, with a witness of its class.
+struct Node {
+    Paths paths;
+    std::vector<RfWitnessStep> witness;
+};
+
+// The maximal execution of a call, with what its mutations need.
+struct Maximal {
+    Paths paths;
+    std::vector<ThreadRun> runs;
+    // By thread and step: the causal past (program order and reads-from)
+    // of the step, as the prefix lengths it includes.
+    std::vector<std::vector<Lengths>> past;
+    // By thread and prefix length: the events in that prefix.
+    std::vector<std::vector<std::uint32_t>> eventsIn;
+};
+
+// An execution's 128-bit digest: the sets of proposed nodes and explored
+// classes keep digests, not paths, to stay small (a collision, which would
+// drop a node, has probability about n^2 / 2^128).
+struct Digest {
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+    friend bool operator==(const Digest&, const Digest&) = default;
+};
+
+struct DigestHash {
+    std::size_t operator()(const Digest& d) const noexcept { return d.a; }
+};
+
+std::uint64_t mix(std::uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// The digest of `paths` cut to `keep`, with `last` appended to thread t's
+// path if given (a proposed node, hashed before it is built).
+Digest digestOf(const Paths& paths, const Lengths& keep, std::uint32_t t, const Step* last) {
+    Digest d{0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL};
+    auto add = [&](std::uint64_t v) {
+        d.a = mix(d.a ^ v);
+        d.b = mix(d.b + v + 0x9e3779b97f4a7c15ULL) ^ (d.b >> 17);
+    };
+    auto addStep = [&](const Step& s) {
+        add((std::uint64_t{s.id.value} << 32) | s.source.index);
+        add(s.source.thread);
+    };
+    for (std::uint32_t u = 0; u < paths.size(); ++u) {
+        const bool extra = u == t && last != nullptr;
+        add(keep[u] + (extra ? 1U : 0U));
+        for (std::uint32_t k = 0; k < keep[u]; ++k) {
+            addStep(paths[u][k]);
+        }
+        if (extra) {
+            addStep(*last);
+        }
+    }
+    return d;
+}
+
+Lengths lengthsOf(const Paths& paths) {
+    Lengths l;
+    for (const auto& path : paths) {
+        l.push_back(static_cast<std::uint32_t>(path.size()));
+    }
+    return l;
+}
+
+void join(Lengths& into, const Lengths& other) {
+    for (std::size_t u = 0; u < into.size(); ++u) {
+        into[u] = std::max(into[u], other[u]);
+    }
+}
+
 class Explorer {
   public:
     Explorer(const Program& p, MemoryModel model, const ExploreOptions& options)
-        : p_(p), model_(model), options_(options), monitor_(options.limits),
-          stack_(p.maxExprStack) {}
+        : p_(p), model_(model), options_(options), monitor_(options.limits), stack_(p.maxExprStack),
+          n_(static_cast<std::uint32_t>(p.threads.size())) {}
 
     ExploreResult run() {
-        std::vector<Paths> work{Paths(p_.threads.size())};
-        for (std::uint32_t t = 0; t < p_.threads.size(); ++t) {
-            chain(work.back(), t);
-        }
-        while (!work.empty()) {
+        std::vector<Node> work(1);
+        work.back().paths.resize(n_);
+        remember(nodes_, digestOf(work.back().paths, Lengths(n_, 0), 0, nullptr));
+        workBytes_ += bytesOf(work.back());
+        while (!work.empty() && stop_.empty()) {
             if (auto why = limitReason()) {
-                result_.reason = *why;
-                return finish(false);
+                stop_ = *why;
+                break;
             }
-            Paths node = std::move(work.back());
+            Node node = std::move(work.back());
             work.pop_back();
             workBytes_ -= bytesOf(node);
-            ++result_.stats.events;
-            const std::vector<ThreadRun> runs = runAll(node);
-            if (options_.goal != nullptr && goalHolds(runs)) {
-                result_.goalTrace = traceOf(node, runs);
+            if (explore(node, work)) {
                 return finish(true);
             }
-            bool extended = false;
-            bool finished = true;
-            for (std::uint32_t t = 0; t < p_.threads.size(); ++t) {
-                const ThreadRun& run = runs[t];
-                for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
-                    finished = false;
-                    const Instruction& in = p_.transition(id).instr;
-                    if (in.kind == InstrKind::Check && eval(run, in.value) == 0) {
-                        continue;
-                    }
-                    extended = true;
-                    if (in.kind != InstrKind::Read) {
-                        push(node, runs, t, PathStep{id, {}, 0}, work, false);
-                        continue;
-                    }
-                    const Value addr = eval(run, in.addr);
-                    for (const auto& [source, value] : sourcesFor(runs, t, addr)) {
-                        push(node, runs, t, PathStep{id, source, value}, work, true);
-                    }
-                }
-            }
-            if (!extended) {
-                ended(node, runs, finished);
-            }
         }
-        return finish(true);
+        result_.reason = stop_;
+        return finish(stop_.empty());
     }
 
   private:
     ExploreResult finish(bool complete) {
-        result_.complete = complete && result_.reason.empty();
+        result_.complete = complete;
         result_.stats.outcomes = outcomes_.size();
         result_.stats.consistencyChecks = checks_.checks;
         result_.stats.timeSeconds = monitor_.elapsedSeconds();
@@ -99,202 +154,319 @@ class Explorer {
             (o.cancelAlso != nullptr && o.cancelAlso->load(std::memory_order_relaxed))) {
             return "cancelled";
         }
-        // Stateless: --max-states bounds the partial executions expanded.
+        // Stateless: --max-states bounds the maximal executions explored.
         if (o.maxStates != 0 && result_.stats.events >= o.maxStates) {
             return "state limit of " + std::to_string(o.maxStates) +
-                   " reached (--max-states: partial executions expanded)";
+                   " reached (--max-states: maximal executions explored)";
         }
-        return monitor_.exceeded(workBytes_);
+        return monitor_.exceeded(workBytes_ + keyBytes_);
     }
 
     Value eval(const ThreadRun& run, ExprRef e) { return evaluate(p_.expr(e), run.regs, stack_); }
 
-    bool goalHolds(const std::vector<ThreadRun>& runs) const {
-        std::vector<Value> pcs;
-        for (const ThreadRun& r : runs) {
-            pcs.push_back(static_cast<Value>(r.pc.index()));
-        }
-        return options_.goal->satisfiedBy(pcs);
-    }
+    bool isRead(const Step& s) const { return p_.transition(s.id).instr.kind == InstrKind::Read; }
 
-    ThreadRun runThread(std::uint32_t t, const std::vector<PathStep>& path) {
-        const Thread& th = p_.threads[t];
+    ThreadRun initialRun(std::uint32_t t) const {
         ThreadRun run;
-        run.pc = th.initial;
-        run.regs.assign(th.regCount(), 0);
-        for (std::uint32_t k = 0; k < path.size(); ++k) {
-            const Transition& tr = p_.transition(path[k].id);
-            const Instruction& in = tr.instr;
-            switch (in.kind) {
-            case InstrKind::Read:
-                run.events.push_back({RfEventKind::Read, eval(run, in.addr), path[k].source});
-                run.written.push_back(0);
-                run.eventStep.push_back(k);
-                run.regs[in.reg.index()] = path[k].value;
-                break;
-            case InstrKind::Write:
-                run.events.push_back({RfEventKind::Write, eval(run, in.addr), {}});
-                run.written.push_back(eval(run, in.value));
-                run.eventStep.push_back(k);
-                break;
-            case InstrKind::Mfence:
-                run.events.push_back({RfEventKind::Fence, 0, {}});
-                run.written.push_back(0);
-                run.eventStep.push_back(k);
-                break;
-            case InstrKind::Local:
-                run.regs[in.reg.index()] = eval(run, in.value);
-                break;
-            case InstrKind::Check:
-            case InstrKind::Noop:
-            case InstrKind::Lock:
-            case InstrKind::Unlock:
-                break;
-            }
-            run.pc = tr.to;
-        }
+        run.pc = p_.threads[t].initial;
+        run.regs.assign(p_.threads[t].regCount(), 0);
         return run;
     }
 
-    std::vector<ThreadRun> runAll(const Paths& node) {
+    // Runs step `s` (step k of the thread's path).
+    void apply(ThreadRun& run, const Step& s, std::uint32_t k) {
+        const Transition& tr = p_.transition(s.id);
+        const Instruction& in = tr.instr;
+        switch (in.kind) {
+        case InstrKind::Read:
+            run.events.push_back({RfEventKind::Read, eval(run, in.addr), s.source});
+            run.written.push_back(0);
+            run.eventStep.push_back(k);
+            run.regs[in.reg.index()] = s.value;
+            break;
+        case InstrKind::Write:
+            run.events.push_back({RfEventKind::Write, eval(run, in.addr), {}});
+            run.written.push_back(eval(run, in.value));
+            run.eventStep.push_back(k);
+            break;
+        case InstrKind::Mfence:
+            run.events.push_back({RfEventKind::Fence, 0, {}});
+            run.written.push_back(0);
+            run.eventStep.push_back(k);
+            break;
+        case InstrKind::Local:
+            run.regs[in.reg.index()] = eval(run, in.value);
+            break;
+        case InstrKind::Check:
+        case InstrKind::Noop:
+        case InstrKind::Lock:
+        case InstrKind::Unlock:
+            break;
+        }
+        run.pc = tr.to;
+    }
+
+    std::vector<ThreadRun> runAll(const Paths& paths) {
         std::vector<ThreadRun> runs;
-        for (std::uint32_t t = 0; t < node.size(); ++t) {
-            runs.push_back(runThread(t, node[t]));
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            runs.push_back(initialRun(t));
+            for (std::uint32_t k = 0; k < paths[t].size(); ++k) {
+                apply(runs.back(), paths[t][k], k);
+            }
         }
         return runs;
     }
 
-    // The writes a read of `addr` by thread t may read from, with their
-    // values: its own latest write there if it has one (an older one, or
-    // the initial value, would be hidden by it), else the initial value;
-    // and every write there of another thread.
-    std::vector<std::pair<RfSource, Value>> sourcesFor(const std::vector<ThreadRun>& runs,
-                                                       std::uint32_t t, Value addr) const {
-        std::vector<std::pair<RfSource, Value>> out;
-        const ThreadRun& own = runs[t];
-        bool ownWrite = false;
-        for (std::uint32_t i = static_cast<std::uint32_t>(own.events.size()); i-- > 0;) {
-            if (own.events[i].kind == RfEventKind::Write && own.events[i].addr == addr) {
-                out.push_back({RfSource{t, i}, own.written[i]});
-                ownWrite = true;
-                break;
+    // The first transition a thread in `run` can take (a failed check
+    // cannot be taken).
+    std::optional<TransitionId> firstEnabled(const ThreadRun& run, std::uint32_t t) {
+        for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
+            const Instruction& in = p_.transition(id).instr;
+            if (in.kind != InstrKind::Check || eval(run, in.value) != 0) {
+                return id;
             }
         }
-        if (!ownWrite) {
-            out.push_back({RfSource{}, 0}); // memory starts at 0
-        }
-        for (std::uint32_t u = 0; u < runs.size(); ++u) {
-            if (u == t) {
-                continue;
-            }
-            for (std::uint32_t i = 0; i < runs[u].events.size(); ++i) {
-                if (runs[u].events[i].kind == RfEventKind::Write &&
-                    runs[u].events[i].addr == addr) {
-                    out.push_back({RfSource{u, i}, runs[u].written[i]});
-                }
-            }
-        }
-        return out;
+        return std::nullopt;
     }
 
-    static std::size_t bytesOf(const Paths& node) {
-        std::size_t b = sizeof(Paths);
-        for (const auto& path : node) {
-            b += sizeof(path) + path.size() * sizeof(PathStep);
+    // False when `paths` was remembered already.
+    bool remember(std::unordered_set<Digest, DigestHash>& set, const Digest& d) {
+        if (!set.insert(d).second) {
+            return false;
+        }
+        keyBytes_ += sizeof(Digest) + 2 * sizeof(void*);
+        return true;
+    }
+
+    static std::size_t bytesOf(const Node& node) {
+        std::size_t b = sizeof(Node) + node.witness.size() * sizeof(RfWitnessStep);
+        for (const auto& path : node.paths) {
+            b += sizeof(path) + path.size() * sizeof(Step);
         }
         return b;
     }
 
-    // Chain compression: while thread t has exactly one transition it can
-    // take, a local step (local, check, noop) that no other thread can
-    // observe or influence, and t is not in a state the goal constrains, the
-    // step is taken at once. A chain is a function of the thread's state, so
-    // a node's last chunk per thread (a chosen step and its chain) is
-    // removed as a whole, and canonical parents stay unique.
-    void chain(Paths& node, std::uint32_t t) {
-        const Goal* goal = options_.goal;
-        ThreadRun run = runThread(t, node[t]);
-        for (;;) {
-            if (goal != nullptr && goal->constrains(ThreadId(t)) &&
-                goal->acceptedBySomeTerm(ThreadId(t), run.pc)) {
-                return;
-            }
-            std::optional<TransitionId> only;
-            for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
-                const Instruction& in = p_.transition(id).instr;
-                if (in.kind == InstrKind::Check && eval(run, in.value) == 0) {
-                    continue;
-                }
-                if (only) {
-                    return; // a choice
-                }
-                only = id;
-            }
-            if (!only) {
-                return;
-            }
-            const Instruction& in = p_.transition(*only).instr;
-            if (in.kind != InstrKind::Local && in.kind != InstrKind::Check &&
-                in.kind != InstrKind::Noop) {
-                return;
-            }
-            if (in.kind == InstrKind::Local) {
-                run.regs[in.reg.index()] = eval(run, in.value);
-            }
-            run.pc = p_.transition(*only).to;
-            node[t].push_back(PathStep{*only, {}, 0, true});
-        }
-    }
+    // One call: extend the node to a maximal execution, count its class if
+    // new, and push the realizable mutations of the steps it added. True
+    // when the goal is reached.
+    bool explore(const Node& node, std::vector<Node>& work) {
+        ++result_.stats.events;
+        Maximal m;
+        m.paths = node.paths;
+        const Lengths base = lengthsOf(node.paths);
+        m.runs = runAll(m.paths);
+        Paths& paths = m.paths;
+        std::vector<ThreadRun>& runs = m.runs;
 
-    // Each partial execution has one canonical parent: it without the last
-    // step of the highest thread whose last step no read depends on (a
-    // prefix of a witness is a witness, so the parent is realisable too).
-    // A child is kept only from its canonical parent, so every partial
-    // execution, hence every class, is reached exactly once with no set of
-    // visited ones: the exploration is stateless. Child = node plus `step`
-    // of thread t; t's new step is always removable, so the child is
-    // canonical iff no higher thread's last step is.
-    bool canonical(const Paths& node, const std::vector<ThreadRun>& runs, std::uint32_t t,
-                   const PathStep& step) const {
-        for (std::uint32_t u = t + 1; u < node.size(); ++u) {
-            if (node[u].empty()) {
+        // The steps in the order of a trace (the witness, then the
+        // extension), so that a read comes after the write it reads from.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> order;
+        std::map<Value, RfSource> memory; // the last memory-write by address
+        std::vector<std::uint32_t> emitted(n_, 0);
+        for (const RfWitnessStep& w : node.witness) {
+            const ThreadRun& run = runs[w.thread];
+            if (w.memoryWrite) {
+                memory[run.events[w.index].addr] = RfSource{w.thread, w.index};
                 continue;
             }
-            // The head of u's last chunk: its last chosen step.
-            auto head = std::find_if(node[u].rbegin(), node[u].rend(),
-                                     [](const PathStep& s) { return !s.chained; });
-            if (head == node[u].rend()) {
-                continue; // only the chain from the initial state: nothing to remove
+            for (; emitted[w.thread] <= run.eventStep[w.index]; ++emitted[w.thread]) {
+                order.emplace_back(w.thread, emitted[w.thread]);
             }
-            if (p_.transition(head->id).instr.kind != InstrKind::Write) {
-                return false;
+        }
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            for (; emitted[t] < paths[t].size(); ++emitted[t]) {
+                order.emplace_back(t, emitted[t]);
             }
-            const RfSource last{u, static_cast<std::uint32_t>(runs[u].events.size() - 1)};
-            bool read = step.source == last;
-            for (const ThreadRun& r : runs) {
-                for (const RfEvent& e : r.events) {
-                    read = read || (e.kind == RfEventKind::Read && e.source == last);
+        }
+
+        // Extend: every write of the witness is in memory, so run each
+        // thread in turn until it has no enabled transition, with writes
+        // going to memory at once (an SC run, valid under every model).
+        bool finished = true;
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            ThreadRun& run = runs[t];
+            for (;;) {
+                const std::optional<TransitionId> next = firstEnabled(run, t);
+                if (!next) {
+                    break;
+                }
+                Step s{*next, {}, 0};
+                const Instruction& in = p_.transition(s.id).instr;
+                if (in.kind == InstrKind::Read) {
+                    auto it = memory.find(eval(run, in.addr));
+                    if (it != memory.end()) {
+                        s.source = it->second;
+                        s.value = runs[it->second.thread].written[it->second.index];
+                    }
+                }
+                const auto k = static_cast<std::uint32_t>(paths[t].size());
+                apply(run, s, k);
+                paths[t].push_back(s);
+                order.emplace_back(t, k);
+                if (in.kind == InstrKind::Write) {
+                    memory[run.events.back().addr] =
+                        RfSource{t, static_cast<std::uint32_t>(run.events.size() - 1)};
                 }
             }
-            if (!read) {
-                return false;
+            finished = finished && p_.threads[t].outgoingOf(run.pc).empty();
+        }
+
+        m.past.resize(n_);
+        m.eventsIn.resize(n_);
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            m.past[t].resize(paths[t].size());
+            m.eventsIn[t].assign(paths[t].size() + 1, 0);
+            for (std::uint32_t e : runs[t].eventStep) {
+                ++m.eventsIn[t][e + 1];
+            }
+            for (std::uint32_t k = 0; k < paths[t].size(); ++k) {
+                m.eventsIn[t][k + 1] += m.eventsIn[t][k];
             }
         }
-        return true;
+        for (const auto& [t, k] : order) {
+            Lengths v = k > 0 ? m.past[t][k - 1] : Lengths(n_, 0);
+            v[t] = k + 1;
+            const Step& s = paths[t][k];
+            if (isRead(s) && !s.source.initial()) {
+                join(v, m.past[s.source.thread][runs[s.source.thread].eventStep[s.source.index]]);
+            }
+            m.past[t][k] = std::move(v);
+        }
+
+        if (remember(classes_, digestOf(paths, lengthsOf(paths), 0, nullptr))) {
+            ended(paths, runs, finished);
+            if (options_.goal != nullptr && goalReached(paths, m.past)) {
+                return true;
+            }
+        } else {
+            ++result_.stats.redundant;
+        }
+
+        // Mutations: each step the extension added may be replaced by
+        // another enabled transition or, for a read, another source.
+        for (std::uint32_t t = 0; t < n_ && stop_.empty(); ++t) {
+            ThreadRun run = initialRun(t);
+            for (std::uint32_t k = 0; k < paths[t].size() && stop_.empty(); ++k) {
+                if (k >= base[t]) {
+                    mutate(m, base, t, k, run, work);
+                }
+                apply(run, paths[t][k], k);
+            }
+        }
+        return false;
     }
 
-    void push(const Paths& node, const std::vector<ThreadRun>& runs, std::uint32_t t,
-              const PathStep& step, std::vector<Paths>& work, bool check) {
-        if (!canonical(node, runs, t, step)) {
-            ++result_.stats.redundant;
+    // Proposes the alternatives to step k of thread t (`run`: the thread
+    // before it). A child keeps the node, the causal past of the step's
+    // program-order predecessor and that of the new source, so it is closed
+    // under program order and reads-from: if some execution M has the node
+    // and differs from this one first at that step, the child is part of M,
+    // which gives completeness by induction on the size of M minus the node.
+    void mutate(const Maximal& m, const Lengths& base, std::uint32_t t, std::uint32_t k,
+                const ThreadRun& run, std::vector<Node>& work) {
+        const Step& x = m.paths[t][k];
+        for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
+            const Instruction& in = p_.transition(id).instr;
+            switch (in.kind) {
+            case InstrKind::Check:
+                if (id != x.id && eval(run, in.value) != 0) {
+                    propose(m, base, t, k, Step{id, {}, 0}, std::nullopt, work);
+                }
+                continue;
+            case InstrKind::Write:
+                if (id != x.id) {
+                    propose(m, base, t, k, Step{id, {}, 0},
+                            RfEvent{RfEventKind::Write, eval(run, in.addr), {}}, work);
+                }
+                continue;
+            case InstrKind::Mfence:
+                if (id != x.id) {
+                    propose(m, base, t, k, Step{id, {}, 0}, RfEvent{RfEventKind::Fence, 0, {}},
+                            work);
+                }
+                continue;
+            case InstrKind::Read:
+                break;
+            default:
+                if (id != x.id) {
+                    propose(m, base, t, k, Step{id, {}, 0}, std::nullopt, work);
+                }
+                continue;
+            }
+            const Value addr = eval(run, in.addr);
+            // Its own latest write hides older ones and the initial value.
+            std::optional<Step> own;
+            for (std::uint32_t i = static_cast<std::uint32_t>(run.events.size()); i-- > 0;) {
+                if (run.events[i].kind == RfEventKind::Write && run.events[i].addr == addr) {
+                    own = Step{id, RfSource{t, i}, run.written[i]};
+                    break;
+                }
+            }
+            std::vector<Step> sources{own ? *own : Step{id, {}, 0}};
+            for (std::uint32_t u = 0; u < n_; ++u) {
+                if (u == t) {
+                    continue;
+                }
+                for (std::uint32_t i = 0; i < m.runs[u].events.size(); ++i) {
+                    const RfEvent& e = m.runs[u].events[i];
+                    // A write that depends on step k cannot be read by it.
+                    if (e.kind == RfEventKind::Write && e.addr == addr &&
+                        m.past[u][m.runs[u].eventStep[i]][t] <= k) {
+                        sources.push_back(Step{id, RfSource{u, i}, m.runs[u].written[i]});
+                    }
+                }
+            }
+            for (const Step& s : sources) {
+                if (s.id != x.id || s.source != x.source) {
+                    propose(m, base, t, k, s, RfEvent{RfEventKind::Read, addr, s.source}, work);
+                }
+                if (!stop_.empty()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    // The child of a mutation (`event`: the new step's, if it has one):
+    // checked and pushed unless it was proposed before.
+    void propose(const Maximal& m, const Lengths& base, std::uint32_t t, std::uint32_t k,
+                 const Step& step, const std::optional<RfEvent>& event, std::vector<Node>& work) {
+        Lengths keep = base;
+        if (k > 0) {
+            join(keep, m.past[t][k - 1]);
+        }
+        if (event && event->kind == RfEventKind::Read && !step.source.initial() &&
+            step.source.thread != t) {
+            const std::uint32_t u = step.source.thread;
+            join(keep, m.past[u][m.runs[u].eventStep[step.source.index]]);
+        }
+        if (!remember(nodes_, digestOf(m.paths, keep, t, &step))) {
+            return; // proposed before: explored or on the stack
+        }
+        if (auto why = limitReason()) {
+            stop_ = *why;
             return;
         }
-        Paths child = node;
-        child[t].push_back(step);
-        chain(child, t);
-        if (check && !verifyReadsFrom(instanceOf(runAll(child)), model_, &checks_)) {
+        RfInstance instance;
+        for (std::uint32_t u = 0; u < n_; ++u) {
+            const auto& events = m.runs[u].events;
+            instance.threads.emplace_back(events.begin(), events.begin() + m.eventsIn[u][keep[u]]);
+        }
+        if (event) {
+            instance.threads[t].push_back(*event);
+        }
+        std::optional<std::vector<RfWitnessStep>> witness =
+            verifyReadsFrom(instance, model_, &checks_);
+        if (!witness) {
             return;
         }
+        Node child;
+        child.paths.resize(n_);
+        for (std::uint32_t u = 0; u < n_; ++u) {
+            child.paths[u].assign(m.paths[u].begin(), m.paths[u].begin() + keep[u]);
+        }
+        child.paths[t].push_back(step);
+        child.witness = std::move(*witness);
         workBytes_ += bytesOf(child);
         work.push_back(std::move(child));
     }
@@ -307,7 +479,7 @@ class Explorer {
         return x;
     }
 
-    void ended(const Paths& node, const std::vector<ThreadRun>& runs, bool finished) {
+    void ended(const Paths& paths, const std::vector<ThreadRun>& runs, bool finished) {
         if (finished) {
             ++result_.stats.executions;
             std::vector<Value> regs;
@@ -319,27 +491,79 @@ class Explorer {
             ++result_.stats.blocked;
         }
         if (options_.onExecution) {
-            options_.onExecution(traceOf(node, runs), !finished);
+            options_.onExecution(traceOf(paths, runs), !finished);
         }
     }
 
-    // A witness of the node's class as a trace: each thread's steps between
-    // its events run just before the next event; under SC a write runs
-    // where its memory-write is (the thread waits in between anyway).
-    Trace traceOf(const Paths& node, const std::vector<ThreadRun>& runs) {
+    // A reachable goal holds at some prefix of a maximal execution that is
+    // closed under program order and reads-from (the witness restricted to
+    // it is a witness). Per term, the least such prefix whose constrained
+    // threads are in accepted states: raise each thread to its next
+    // accepted length until the closure adds nothing.
+    bool goalReached(const Paths& paths, const std::vector<std::vector<Lengths>>& past) {
+        const Goal& goal = *options_.goal;
+        std::vector<std::vector<StateId>> pcAt(n_);
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            pcAt[t].push_back(p_.threads[t].initial);
+            for (const Step& s : paths[t]) {
+                pcAt[t].push_back(p_.transition(s.id).to);
+            }
+        }
+        for (std::size_t term = 0; term < goal.termCount(); ++term) {
+            auto nextAccepted = [&](std::uint32_t t, std::uint32_t from) {
+                std::uint32_t l = from;
+                while (l < pcAt[t].size() && goal.termConstrains(term, ThreadId(t)) &&
+                       !goal.termAccepts(term, ThreadId(t), pcAt[t][l])) {
+                    ++l;
+                }
+                return l;
+            };
+            Lengths cut(n_, 0);
+            bool possible = true;
+            for (bool changed = true; changed && possible;) {
+                changed = false;
+                Lengths closure = cut;
+                for (std::uint32_t u = 0; u < n_; ++u) {
+                    if (cut[u] > 0) {
+                        join(closure, past[u][cut[u] - 1]);
+                    }
+                }
+                for (std::uint32_t u = 0; u < n_ && possible; ++u) {
+                    const std::uint32_t l = nextAccepted(u, closure[u]);
+                    possible = l < pcAt[u].size();
+                    changed = changed || l != cut[u];
+                    cut[u] = l;
+                }
+            }
+            if (possible) {
+                Paths prefix(n_);
+                for (std::uint32_t u = 0; u < n_; ++u) {
+                    prefix[u].assign(paths[u].begin(), paths[u].begin() + cut[u]);
+                }
+                result_.goalTrace = traceOf(prefix, runAll(prefix));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // A witness of the execution's class as a trace: each thread's steps
+    // between its events run just before the next event; under SC a write
+    // runs where its memory-write is (the thread waits in between anyway).
+    Trace traceOf(const Paths& paths, const std::vector<ThreadRun>& runs) {
         const std::optional<std::vector<RfWitnessStep>> witness =
             verifyReadsFrom(instanceOf(runs), model_, &checks_);
         if (!witness) {
-            throw std::logic_error("rf: an explored partial execution has no witness");
+            throw std::logic_error("rf: an explored execution has no witness");
         }
         Trace trace;
         trace.model = model_;
-        std::vector<std::uint32_t> emitted(node.size(), 0);
+        std::vector<std::uint32_t> emitted(paths.size(), 0);
         auto emitUpTo = [&](std::uint32_t t, std::uint32_t end) {
             for (; emitted[t] < end; ++emitted[t]) {
                 TraceStep s;
                 s.thread = ThreadId(t);
-                s.transition = node[t][emitted[t]].id;
+                s.transition = paths[t][emitted[t]].id;
                 trace.steps.push_back(s);
             }
         };
@@ -361,8 +585,8 @@ class Explorer {
                 trace.steps.push_back(s);
             }
         }
-        for (std::uint32_t t = 0; t < node.size(); ++t) {
-            emitUpTo(t, static_cast<std::uint32_t>(node[t].size()));
+        for (std::uint32_t t = 0; t < paths.size(); ++t) {
+            emitUpTo(t, static_cast<std::uint32_t>(paths[t].size()));
         }
         trace.goalStep = trace.steps.size();
         return trace;
@@ -373,7 +597,12 @@ class Explorer {
     const ExploreOptions& options_;
     ResourceMonitor monitor_;
     std::vector<Value> stack_;
-    std::size_t workBytes_ = 0; // of the nodes waiting on the stack
+    std::uint32_t n_;
+    std::string stop_;                               // why the exploration stopped early
+    std::size_t workBytes_ = 0;                      // of the nodes waiting on the stack
+    std::size_t keyBytes_ = 0;                       // of the remembered nodes and classes
+    std::unordered_set<Digest, DigestHash> nodes_;   // proposed nodes
+    std::unordered_set<Digest, DigestHash> classes_; // explored maximal executions
     RfCheckStats checks_;
     std::set<std::vector<Value>> outcomes_;
     ExploreResult result_;
