@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <unordered_set>
@@ -34,24 +35,6 @@ struct ThreadRun {
     std::vector<std::uint32_t> eventStep; // by event: its step in the path
 };
 
-// A call of the exploration: a realizable execution, closed under program
-// order and reads-from, with a witness of its class.
-struct Node {
-    Paths paths;
-    std::vector<RfWitnessStep> witness;
-};
-
-// The maximal execution of a call, with what its mutations need.
-struct Maximal {
-    Paths paths;
-    std::vector<ThreadRun> runs;
-    // By thread and step: the causal past (program order and reads-from)
-    // of the step, as the prefix lengths it includes.
-    std::vector<std::vector<Lengths>> past;
-    // By thread and prefix length: the events in that prefix.
-    std::vector<std::vector<std::uint32_t>> eventsIn;
-};
-
 // An execution's 128-bit digest: the sets of proposed nodes and explored
 // classes keep digests, not paths, to stay small (a collision, which would
 // drop a node, has probability about n^2 / 2^128).
@@ -73,29 +56,88 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// The digest of `paths` cut to `keep`, with `last` appended to thread t's
-// path if given (a proposed node, hashed before it is built).
-Digest digestOf(const Paths& paths, const Lengths& keep, std::uint32_t t, const Step* last) {
+// Digests of path prefixes: a thread's chain starts from its index and
+// takes one step at a time, so the digest of every prefix of a maximal
+// execution is computed once and serves every node cut from it.
+Digest startDigest(std::uint32_t t) {
+    return Digest{mix(t + 1), mix(t + 0x51ed2701ULL)};
+}
+
+Digest extend(Digest d, const Step& s) {
+    const std::uint64_t v = (std::uint64_t{s.id.value} << 32) | s.source.index;
+    d.a = mix(d.a ^ v) + s.source.thread;
+    d.b = mix(d.b + v + 0x9e3779b97f4a7c15ULL) ^ mix(d.b + s.source.thread);
+    return d;
+}
+
+// An execution's digest from its threads' prefix lengths and digests.
+Digest combine(const Lengths& len, const std::vector<Digest>& threads) {
     Digest d{0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL};
-    auto add = [&](std::uint64_t v) {
-        d.a = mix(d.a ^ v);
-        d.b = mix(d.b + v + 0x9e3779b97f4a7c15ULL) ^ (d.b >> 17);
-    };
-    auto addStep = [&](const Step& s) {
-        add((std::uint64_t{s.id.value} << 32) | s.source.index);
-        add(s.source.thread);
-    };
-    for (std::uint32_t u = 0; u < paths.size(); ++u) {
-        const bool extra = u == t && last != nullptr;
-        add(keep[u] + (extra ? 1U : 0U));
-        for (std::uint32_t k = 0; k < keep[u]; ++k) {
-            addStep(paths[u][k]);
-        }
-        if (extra) {
-            addStep(*last);
-        }
+    for (std::size_t u = 0; u < len.size(); ++u) {
+        d.a = mix(d.a ^ threads[u].a) + len[u];
+        d.b = mix(d.b + threads[u].b) ^ mix(d.b + len[u]);
     }
     return d;
+}
+
+// A node some other call explores (digest 3.7's optimality via sleep sets):
+// its prefix lengths and their digests. Every maximal execution that
+// contains it is explored there, so a call skips children that contain it.
+struct SleepEntry {
+    Lengths len;
+    std::vector<Digest> digest;
+};
+
+// A call of the exploration: a realizable execution, closed under program
+// order and reads-from, with a witness of its class.
+struct Node {
+    Paths paths;
+    std::vector<RfWitnessStep> witness;
+    std::vector<std::shared_ptr<const SleepEntry>> sleep;
+};
+
+// The maximal execution of a call, with what its mutations need.
+struct Maximal {
+    Paths paths;
+    std::vector<ThreadRun> runs;
+    // By thread and step: the causal past (program order and reads-from)
+    // of the step, as the prefix lengths it includes.
+    std::vector<std::vector<Lengths>> past;
+    // By thread and prefix length: the events in that prefix, its digest.
+    std::vector<std::vector<std::uint32_t>> eventsIn;
+    std::vector<std::vector<Digest>> prefix;
+};
+
+// A mutation's child with its sleep entry.
+struct Child {
+    Node node;
+    std::shared_ptr<const SleepEntry> entry;
+};
+
+// The digest of thread u's prefix of length l (at most c's) of node c, a
+// node cut from m (plus at most one step).
+const Digest& prefixOf(const SleepEntry& c, const Maximal& m, std::uint32_t u, std::uint32_t l) {
+    return l == c.len[u] ? c.digest[u] : m.prefix[u][l];
+}
+
+bool contained(const SleepEntry& z, const SleepEntry& c, const Maximal& m) {
+    for (std::uint32_t u = 0; u < z.len.size(); ++u) {
+        if (z.len[u] > c.len[u] || prefixOf(c, m, u, z.len[u]) != z.digest[u]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// False when z and c differ in a step both have (as far as the digests of
+// z's prefixes tell): no execution containing c contains z.
+bool compatible(const SleepEntry& z, const SleepEntry& c, const Maximal& m) {
+    for (std::uint32_t u = 0; u < z.len.size(); ++u) {
+        if (z.len[u] <= c.len[u] && prefixOf(c, m, u, z.len[u]) != z.digest[u]) {
+            return false;
+        }
+    }
+    return true;
 }
 
 Lengths lengthsOf(const Paths& paths) {
@@ -121,7 +163,6 @@ class Explorer {
     ExploreResult run() {
         std::vector<Node> work(1);
         work.back().paths.resize(n_);
-        remember(nodes_, digestOf(work.back().paths, Lengths(n_, 0), 0, nullptr));
         workBytes_ += bytesOf(work.back());
         while (!work.empty() && stop_.empty()) {
             if (auto why = limitReason()) {
@@ -239,7 +280,8 @@ class Explorer {
     }
 
     static std::size_t bytesOf(const Node& node) {
-        std::size_t b = sizeof(Node) + node.witness.size() * sizeof(RfWitnessStep);
+        std::size_t b = sizeof(Node) + node.witness.size() * sizeof(RfWitnessStep) +
+                        node.sleep.size() * (sizeof(node.sleep[0]) + 2 * sizeof(Digest));
         for (const auto& path : node.paths) {
             b += sizeof(path) + path.size() * sizeof(Step);
         }
@@ -333,7 +375,16 @@ class Explorer {
             m.past[t][k] = std::move(v);
         }
 
-        if (remember(classes_, digestOf(paths, lengthsOf(paths), 0, nullptr))) {
+        m.prefix.resize(n_);
+        std::vector<Digest> whole(n_);
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            m.prefix[t].push_back(startDigest(t));
+            for (const Step& s : paths[t]) {
+                m.prefix[t].push_back(extend(m.prefix[t].back(), s));
+            }
+            whole[t] = m.prefix[t].back();
+        }
+        if (remember(classes_, combine(lengthsOf(paths), whole))) {
             ended(paths, runs, finished);
             if (options_.goal != nullptr && goalReached(paths, m.past)) {
                 return true;
@@ -344,14 +395,33 @@ class Explorer {
 
         // Mutations: each step the extension added may be replaced by
         // another enabled transition or, for a read, another source.
+        std::vector<Child> children;
         for (std::uint32_t t = 0; t < n_ && stop_.empty(); ++t) {
             ThreadRun run = initialRun(t);
             for (std::uint32_t k = 0; k < paths[t].size() && stop_.empty(); ++k) {
                 if (k >= base[t]) {
-                    mutate(m, base, t, k, run, work);
+                    mutate(m, node, base, t, k, run, children);
                 }
                 apply(run, paths[t][k], k);
             }
+        }
+        // The last child pushed is explored first, so a child sleeps on the
+        // siblings pushed after it and on the node's sleep set, less the
+        // entries it cannot contain.
+        for (std::size_t i = 0; i < children.size(); ++i) {
+            Child& c = children[i];
+            for (const auto& z : node.sleep) {
+                if (compatible(*z, *c.entry, m)) {
+                    c.node.sleep.push_back(z);
+                }
+            }
+            for (std::size_t j = i + 1; j < children.size(); ++j) {
+                if (compatible(*children[j].entry, *c.entry, m)) {
+                    c.node.sleep.push_back(children[j].entry);
+                }
+            }
+            workBytes_ += bytesOf(c.node);
+            work.push_back(std::move(c.node));
         }
         return false;
     }
@@ -362,34 +432,34 @@ class Explorer {
     // under program order and reads-from: if some execution M has the node
     // and differs from this one first at that step, the child is part of M,
     // which gives completeness by induction on the size of M minus the node.
-    void mutate(const Maximal& m, const Lengths& base, std::uint32_t t, std::uint32_t k,
-                const ThreadRun& run, std::vector<Node>& work) {
+    void mutate(const Maximal& m, const Node& node, const Lengths& base, std::uint32_t t,
+                std::uint32_t k, const ThreadRun& run, std::vector<Child>& work) {
         const Step& x = m.paths[t][k];
         for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
             const Instruction& in = p_.transition(id).instr;
             switch (in.kind) {
             case InstrKind::Check:
                 if (id != x.id && eval(run, in.value) != 0) {
-                    propose(m, base, t, k, Step{id, {}, 0}, std::nullopt, work);
+                    propose(m, node, base, t, k, Step{id, {}, 0}, std::nullopt, work);
                 }
                 continue;
             case InstrKind::Write:
                 if (id != x.id) {
-                    propose(m, base, t, k, Step{id, {}, 0},
+                    propose(m, node, base, t, k, Step{id, {}, 0},
                             RfEvent{RfEventKind::Write, eval(run, in.addr), {}}, work);
                 }
                 continue;
             case InstrKind::Mfence:
                 if (id != x.id) {
-                    propose(m, base, t, k, Step{id, {}, 0}, RfEvent{RfEventKind::Fence, 0, {}},
-                            work);
+                    propose(m, node, base, t, k, Step{id, {}, 0},
+                            RfEvent{RfEventKind::Fence, 0, {}}, work);
                 }
                 continue;
             case InstrKind::Read:
                 break;
             default:
                 if (id != x.id) {
-                    propose(m, base, t, k, Step{id, {}, 0}, std::nullopt, work);
+                    propose(m, node, base, t, k, Step{id, {}, 0}, std::nullopt, work);
                 }
                 continue;
             }
@@ -418,7 +488,8 @@ class Explorer {
             }
             for (const Step& s : sources) {
                 if (s.id != x.id || s.source != x.source) {
-                    propose(m, base, t, k, s, RfEvent{RfEventKind::Read, addr, s.source}, work);
+                    propose(m, node, base, t, k, s, RfEvent{RfEventKind::Read, addr, s.source},
+                            work);
                 }
                 if (!stop_.empty()) {
                     return;
@@ -428,20 +499,29 @@ class Explorer {
     }
 
     // The child of a mutation (`event`: the new step's, if it has one):
-    // checked and pushed unless it was proposed before.
-    void propose(const Maximal& m, const Lengths& base, std::uint32_t t, std::uint32_t k,
-                 const Step& step, const std::optional<RfEvent>& event, std::vector<Node>& work) {
-        Lengths keep = base;
+    // kept if it contains no node of the sleep set and is realizable.
+    void propose(const Maximal& m, const Node& node, const Lengths& base, std::uint32_t t,
+                 std::uint32_t k, const Step& step, const std::optional<RfEvent>& event,
+                 std::vector<Child>& children) {
+        auto entry = std::make_shared<SleepEntry>();
+        entry->len = base;
         if (k > 0) {
-            join(keep, m.past[t][k - 1]);
+            join(entry->len, m.past[t][k - 1]);
         }
         if (event && event->kind == RfEventKind::Read && !step.source.initial() &&
             step.source.thread != t) {
             const std::uint32_t u = step.source.thread;
-            join(keep, m.past[u][m.runs[u].eventStep[step.source.index]]);
+            join(entry->len, m.past[u][m.runs[u].eventStep[step.source.index]]);
         }
-        if (!remember(nodes_, digestOf(m.paths, keep, t, &step))) {
-            return; // proposed before: explored or on the stack
+        const Lengths keep = entry->len;
+        entry->len[t] = k + 1;
+        for (std::uint32_t u = 0; u < n_; ++u) {
+            entry->digest.push_back(u == t ? extend(m.prefix[t][k], step) : m.prefix[u][keep[u]]);
+        }
+        for (const auto& z : node.sleep) {
+            if (contained(*z, *entry, m)) {
+                return; // explored where z is
+            }
         }
         if (auto why = limitReason()) {
             stop_ = *why;
@@ -460,15 +540,15 @@ class Explorer {
         if (!witness) {
             return;
         }
-        Node child;
-        child.paths.resize(n_);
+        Child child;
+        child.node.paths.resize(n_);
         for (std::uint32_t u = 0; u < n_; ++u) {
-            child.paths[u].assign(m.paths[u].begin(), m.paths[u].begin() + keep[u]);
+            child.node.paths[u].assign(m.paths[u].begin(), m.paths[u].begin() + keep[u]);
         }
-        child.paths[t].push_back(step);
-        child.witness = std::move(*witness);
-        workBytes_ += bytesOf(child);
-        work.push_back(std::move(child));
+        child.node.paths[t].push_back(step);
+        child.node.witness = std::move(*witness);
+        child.entry = std::move(entry);
+        children.push_back(std::move(child));
     }
 
     static RfInstance instanceOf(const std::vector<ThreadRun>& runs) {
@@ -601,7 +681,6 @@ class Explorer {
     std::string stop_;                               // why the exploration stopped early
     std::size_t workBytes_ = 0;                      // of the nodes waiting on the stack
     std::size_t keyBytes_ = 0;                       // of the remembered nodes and classes
-    std::unordered_set<Digest, DigestHash> nodes_;   // proposed nodes
     std::unordered_set<Digest, DigestHash> classes_; // explored maximal executions
     RfCheckStats checks_;
     std::set<std::vector<Value>> outcomes_;
