@@ -159,6 +159,56 @@ TEST(Rf, EveryExploredWitnessReplays) {
     EXPECT_GT(traces, 1000U);
 }
 
+// rf explores maximal executions only: every call is one maximal execution,
+// counted as a class (complete or blocked) or as a repeat of one, and on
+// the litmus tests no class is explored twice.
+TEST(Rf, ExploresMaximalExecutionsOnly) {
+    for (const test::Litmus& l : test::kLitmus) {
+        for (MemoryModel m : kModels) {
+            const reach::ExploreResult r = rfRun(test::parse(l.text), m);
+            EXPECT_EQ(r.stats.events, r.stats.executions + r.stats.blocked) << l.name;
+            EXPECT_EQ(r.stats.redundant, 0U) << l.name;
+        }
+    }
+    std::uint64_t events = 0;
+    std::uint64_t classes = 0;
+    for (std::uint64_t seed = 0; seed < 150; ++seed) {
+        const Program p = test::parse(test::randomAcyclicProgram(seed));
+        if (reach::rfUnsupported(p)) {
+            continue;
+        }
+        for (MemoryModel m : kModels) {
+            // Each reported execution leaves every thread where only
+            // checks (failed ones, then) could follow.
+            reach::ExploreOptions o;
+            o.onExecution = [&](const reach::Trace& t, bool) {
+                std::vector<StateId> pc;
+                for (const Thread& th : p.threads) {
+                    pc.push_back(th.initial);
+                }
+                for (const reach::TraceStep& step : t.steps) {
+                    if (step.kind == reach::StepKind::Instruction) {
+                        pc[step.thread.index()] = p.transition(step.transition).to;
+                    }
+                }
+                for (std::size_t u = 0; u < pc.size(); ++u) {
+                    for (TransitionId id : p.threads[u].outgoingOf(pc[u])) {
+                        EXPECT_EQ(p.transition(id).instr.kind, InstrKind::Check)
+                            << "seed " << seed << ": not maximal";
+                    }
+                }
+            };
+            const reach::ExploreResult r = reach::rfExplore(p, m, o);
+            ASSERT_TRUE(r.complete) << r.reason;
+            EXPECT_EQ(r.stats.events, r.stats.executions + r.stats.blocked + r.stats.redundant)
+                << "seed " << seed;
+            events += r.stats.events;
+            classes += r.stats.executions + r.stats.blocked;
+        }
+    }
+    std::cout << "[ rf ] " << events << " maximal executions for " << classes << " classes\n";
+}
+
 // --- The consistency checks against a brute-force search ----------------
 
 // Runs witness steps (or searches all interleavings) on an instance: the
