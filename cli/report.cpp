@@ -587,9 +587,9 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
         out << "executions:   " << s.executions << " (reads-from classes of complete executions)\n"
             << "blocked:      " << s.blocked << " (classes stopped by a failed check)\n"
             << "redundant:    " << s.redundant
-            << " (partial executions left to their canonical parent)\n"
+            << " (maximal executions of a class explored already)\n"
             << "outcomes:     " << s.outcomes << " (distinct final registers)\n"
-            << "partial:      " << s.events << " (partial executions expanded)\n"
+            << "maximal:      " << s.events << " (maximal executions explored)\n"
             << "consistency checks: " << s.consistencyChecks << "\n"
             << "time:         " << s.timeSeconds << " s\n";
         return out.str();

@@ -29,10 +29,11 @@ struct ExploreStats {
     std::uint64_t executions = 0; // complete: every thread done, every buffer empty
     std::uint64_t blocked = 0;    // stopped by a failed `check`
     // Cut short by sleep sets (Source-DPOR is not optimal), or repeating a
-    // class already explored (threads that choose between transitions).
+    // class already explored (threads that choose between transitions;
+    // rf: maximal executions of a class explored already).
     std::uint64_t redundant = 0;
     std::uint64_t outcomes = 0; // distinct final registers and memory of complete executions
-    std::uint64_t events = 0;   // events executed in total (rf: partial executions expanded)
+    std::uint64_t events = 0;   // events executed in total (rf: maximal executions explored)
     std::uint64_t consistencyChecks = 0; // rf: reads-from instances decided
     double timeSeconds = 0;
 };

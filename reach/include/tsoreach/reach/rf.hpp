@@ -1,17 +1,27 @@
 #pragma once
 // Exploration by reads-from classes (paper 001, digest section 3): two
 // executions are equivalent when they have the same events and every read
-// reads from the same write, which is coarser than Shasha-Snir traces. The
-// explorer grows partial executions one thread step at a time; a read is
-// given each write it might read from, and a reads-from consistency check
-// (reads_from.hpp) keeps the choices some SC / TSO / PSO execution
-// realises. Every partial execution is grown only from its canonical
-// parent, so each is reached once and each reads-from class is explored
-// once, statelessly (memory: the DFS stack).
+// reads from the same write, which is coarser than Shasha-Snir traces.
 //
-// This is not the paper's RF-SMC (which grows maximal traces and mutates
-// reads); it explores every partial execution, not only maximal ones. Same
-// limits as dpor: no lock/unlock, cyclic programs only up to a loop bound.
+// RF-SMC style: only maximal executions are explored. A call gets a node
+// (an execution closed under program order and reads-from, with a witness
+// from the consistency check, reads_from.hpp) and extends it to a maximal
+// execution by an SC run; its class is counted if new. For every step the
+// extension added, each other enabled transition and, for a read, each
+// other write not causally after it is a mutation; its child keeps the node
+// plus the causal pasts of the step's predecessor and of the new source,
+// and is explored if the consistency check realises it. Any maximal
+// execution containing the node contains the child of its first difference
+// with the extension, so every class is explored (induction on what the
+// node lacks). Children of one call are ordered and a later one sleeps on
+// the earlier ones (sleep sets), which drops most repeats before their
+// check; the rest are recognised by a set of class digests (128-bit), so
+// each class is counted exactly once but a maximal execution can be
+// explored more than once (`redundant`). Not the paper's exact bookkeeping
+// (schedules per read, committed reads), which makes every call a new
+// class. Memory: the DFS stack (an explicit stack) and the class digests.
+// Same limits as dpor: no lock/unlock, cyclic programs only up to a loop
+// bound.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -28,10 +38,11 @@ namespace tsoreach::reach {
 std::optional<std::string> rfUnsupported(const Program& p, std::size_t unroll = 0);
 
 // stats.executions: reads-from classes of complete executions; blocked:
-// those of executions stopped by a failed check; redundant: children
-// dropped because the node is not their canonical parent; events: partial
-// executions expanded;
-// outcomes: distinct final registers of complete executions.
+// those of executions stopped by a failed check; events: maximal
+// executions explored (calls); redundant: those of them whose class was
+// explored already (events = executions + blocked + redundant);
+// consistencyChecks: reads-from instances decided; outcomes: distinct final
+// registers of complete executions.
 ExploreResult rfExplore(const Program& p, MemoryModel model, const ExploreOptions& options);
 
 // The engine behind `--engine rf`.
