@@ -472,12 +472,31 @@ class Explorer {
                     break;
                 }
             }
-            std::vector<Step> sources{own ? *own : Step{id, {}, 0}};
+            // Coherence (CoRR), in every model: a thread's writes to one
+            // address reach memory in order, and a thread's reads run in
+            // order, so after reading write j of thread u it cannot read an
+            // older write of u there, nor the initial value. Such sources
+            // are dropped before the consistency check.
+            std::vector<std::int64_t> newest(n_, -1);
+            for (const RfEvent& e : run.events) {
+                if (e.kind == RfEventKind::Read && e.addr == addr && !e.source.initial() &&
+                    e.source.thread != t) {
+                    newest[e.source.thread] =
+                        std::max<std::int64_t>(newest[e.source.thread], e.source.index);
+                }
+            }
+            const bool readOther =
+                std::any_of(newest.begin(), newest.end(), [](std::int64_t j) { return j >= 0; });
+            std::vector<Step> sources;
+            if (own || !readOther) {
+                sources.push_back(own ? *own : Step{id, {}, 0});
+            }
             for (std::uint32_t u = 0; u < n_; ++u) {
                 if (u == t) {
                     continue;
                 }
-                for (std::uint32_t i = 0; i < m.runs[u].events.size(); ++i) {
+                for (auto i = static_cast<std::uint32_t>(std::max<std::int64_t>(newest[u], 0));
+                     i < m.runs[u].events.size(); ++i) {
                     const RfEvent& e = m.runs[u].events[i];
                     // A write that depends on step k cannot be read by it.
                     if (e.kind == RfEventKind::Write && e.addr == addr &&
