@@ -506,6 +506,9 @@ class Explorer {
                 }
             }
             for (const Step& s : sources) {
+                if (model_ == MemoryModel::SC && overwritten(m, t, k, addr, s.source)) {
+                    continue;
+                }
                 if (s.id != x.id || s.source != x.source) {
                     propose(m, node, base, t, k, s, RfEvent{RfEventKind::Read, addr, s.source},
                             work);
@@ -515,6 +518,39 @@ class Explorer {
                 }
             }
         }
+    }
+
+    // Under SC, whether a write w to `addr` other than `source` lies between
+    // them in the causal order (po and rf, which SC's total order extends):
+    // source before w (the initial value is before every write) and w
+    // before step k of thread t. Then step k cannot read from `source`.
+    bool overwritten(const Maximal& m, std::uint32_t t, std::uint32_t k, Value addr,
+                     const RfSource& source) const {
+        if (k == 0) {
+            return false;
+        }
+        const Lengths& before = m.past[t][k - 1];
+        std::uint32_t sourceStep = 0;
+        if (!source.initial()) {
+            sourceStep = m.runs[source.thread].eventStep[source.index];
+        }
+        for (std::uint32_t v = 0; v < n_; ++v) {
+            const ThreadRun& run = m.runs[v];
+            for (std::uint32_t i = 0; i < run.events.size(); ++i) {
+                const std::uint32_t q = run.eventStep[i];
+                if (q >= before[v]) {
+                    break; // not before step k, nor are later ones
+                }
+                if (run.events[i].kind != RfEventKind::Write || run.events[i].addr != addr ||
+                    RfSource{v, i} == source) {
+                    continue;
+                }
+                if (source.initial() || m.past[v][q][source.thread] > sourceStep) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     // The child of a mutation (`event`: the new step's, if it has one):
