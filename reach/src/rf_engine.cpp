@@ -106,6 +106,13 @@ struct Maximal {
     // By thread and prefix length: the events in that prefix, its digest.
     std::vector<std::vector<std::uint32_t>> eventsIn;
     std::vector<std::vector<Digest>> prefix;
+    // TSO only. By thread and prefix length: the writes in that prefix; by
+    // thread and step: per thread, how many of its writes are in memory
+    // in every TSO execution once the step has run (memory-writes of a
+    // thread go in program order, a remote read comes after its write's,
+    // a fence after its thread's).
+    std::vector<std::vector<std::uint32_t>> writesIn;
+    std::vector<std::vector<Lengths>> flushed;
 };
 
 // A mutation's child with its sleep entry.
@@ -375,6 +382,10 @@ class Explorer {
             m.past[t][k] = std::move(v);
         }
 
+        if (model_ == MemoryModel::TSO) {
+            flushedOrder(m, order);
+        }
+
         m.prefix.resize(n_);
         std::vector<Digest> whole(n_);
         for (std::uint32_t t = 0; t < n_; ++t) {
@@ -509,6 +520,10 @@ class Explorer {
                 if (model_ == MemoryModel::SC && overwritten(m, t, k, addr, s.source)) {
                     continue;
                 }
+                if (model_ == MemoryModel::TSO && s.source.thread != t &&
+                    flushedOver(m, t, k, addr, s.source)) {
+                    continue;
+                }
                 if (s.id != x.id || s.source != x.source) {
                     propose(m, node, base, t, k, s, RfEvent{RfEventKind::Read, addr, s.source},
                             work);
@@ -518,6 +533,71 @@ class Explorer {
                 }
             }
         }
+    }
+
+    void flushedOrder(Maximal& m,
+                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& order) const {
+        m.writesIn.resize(n_);
+        m.flushed.resize(n_);
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            m.writesIn[t].assign(m.paths[t].size() + 1, 0);
+            for (std::uint32_t k = 0; k < m.paths[t].size(); ++k) {
+                const bool write = p_.transition(m.paths[t][k].id).instr.kind == InstrKind::Write;
+                m.writesIn[t][k + 1] = m.writesIn[t][k] + (write ? 1U : 0U);
+            }
+            m.flushed[t].resize(m.paths[t].size());
+        }
+        for (const auto& [t, k] : order) {
+            Lengths v = k > 0 ? m.flushed[t][k - 1] : Lengths(n_, 0);
+            const Step& s = m.paths[t][k];
+            const InstrKind kind = p_.transition(s.id).instr.kind;
+            if (kind == InstrKind::Read && !s.source.initial() && s.source.thread != t) {
+                const std::uint32_t u = s.source.thread;
+                const std::uint32_t q = m.runs[u].eventStep[s.source.index];
+                join(v, m.flushed[u][q]);
+                v[u] = std::max(v[u], m.writesIn[u][q] + 1);
+            } else if (kind == InstrKind::Mfence) {
+                v[t] = std::max(v[t], m.writesIn[t][k]);
+            }
+            m.flushed[t][k] = std::move(v);
+        }
+    }
+
+    // Under TSO, whether a write w to `addr` other than `source` (a write
+    // of another thread, or the initial value) is in memory before step k
+    // of thread t in every execution, and after the source's memory-write:
+    // then step k, reading memory, cannot read from `source`.
+    bool flushedOver(const Maximal& m, std::uint32_t t, std::uint32_t k, Value addr,
+                     const RfSource& source) const {
+        if (k == 0) {
+            return false;
+        }
+        const Lengths& before = m.flushed[t][k - 1];
+        std::uint32_t sourceWrite = 0;
+        if (!source.initial()) {
+            sourceWrite = m.writesIn[source.thread][m.runs[source.thread].eventStep[source.index]];
+        }
+        for (std::uint32_t v = 0; v < n_; ++v) {
+            const ThreadRun& run = m.runs[v];
+            for (std::uint32_t i = 0; i < run.events.size(); ++i) {
+                const std::uint32_t q = run.eventStep[i];
+                if (m.writesIn[v][q] >= before[v]) {
+                    break; // this write and later ones may still be buffered
+                }
+                if (run.events[i].kind != RfEventKind::Write || run.events[i].addr != addr ||
+                    RfSource{v, i} == source) {
+                    continue;
+                }
+                // w's memory-write comes after those of the writes counted
+                // in flushed[v][q] and of v's earlier writes.
+                if (source.initial() ||
+                    (v == source.thread ? q > m.runs[v].eventStep[source.index]
+                                        : m.flushed[v][q][source.thread] > sourceWrite)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     // Under SC, whether a write w to `addr` other than `source` lies between
