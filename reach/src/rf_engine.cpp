@@ -106,12 +106,13 @@ struct Maximal {
     // By thread and prefix length: the events in that prefix, its digest.
     std::vector<std::vector<std::uint32_t>> eventsIn;
     std::vector<std::vector<Digest>> prefix;
-    // TSO only. By thread and prefix length: the writes in that prefix; by
-    // thread and step: per thread, how many of its writes are in memory
-    // in every TSO execution once the step has run (memory-writes of a
-    // thread go in program order, a remote read comes after its write's,
-    // a fence after its thread's).
-    std::vector<std::vector<std::uint32_t>> writesIn;
+    // TSO and PSO. Memory-writes go in program order per channel: per
+    // thread (TSO) or per thread and address (PSO). By thread and step: a
+    // write's index in its channel; how many writes of each channel are in
+    // memory in every execution once the step has run (a remote read comes
+    // after its write's memory-write, a fence after its thread's).
+    std::map<Value, std::uint32_t> addrIndex; // PSO: the addresses written
+    std::vector<std::vector<std::uint32_t>> writeNo;
     std::vector<std::vector<Lengths>> flushed;
 };
 
@@ -382,7 +383,7 @@ class Explorer {
             m.past[t][k] = std::move(v);
         }
 
-        if (model_ == MemoryModel::TSO) {
+        if (model_ != MemoryModel::SC) {
             flushedOrder(m, order);
         }
 
@@ -520,7 +521,7 @@ class Explorer {
                 if (model_ == MemoryModel::SC && overwritten(m, t, k, addr, s.source)) {
                     continue;
                 }
-                if (model_ == MemoryModel::TSO && s.source.thread != t &&
+                if (model_ != MemoryModel::SC && s.source.thread != t &&
                     flushedOver(m, t, k, addr, s.source)) {
                     continue;
                 }
@@ -535,64 +536,96 @@ class Explorer {
         }
     }
 
+    // The channel of thread v's writes to address a (see Maximal::flushed).
+    std::uint32_t channel(const Maximal& m, std::uint32_t v, Value a) const {
+        if (model_ == MemoryModel::TSO) {
+            return v;
+        }
+        return v * static_cast<std::uint32_t>(m.addrIndex.size()) + m.addrIndex.at(a);
+    }
+
     void flushedOrder(Maximal& m,
                       const std::vector<std::pair<std::uint32_t, std::uint32_t>>& order) const {
-        m.writesIn.resize(n_);
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            for (const RfEvent& e : m.runs[t].events) {
+                if (e.kind == RfEventKind::Write) {
+                    m.addrIndex.emplace(e.addr, static_cast<std::uint32_t>(m.addrIndex.size()));
+                }
+            }
+        }
+        const std::size_t channels = model_ == MemoryModel::TSO ? n_ : n_ * m.addrIndex.size();
+        m.writeNo.resize(n_);
         m.flushed.resize(n_);
         for (std::uint32_t t = 0; t < n_; ++t) {
-            m.writesIn[t].assign(m.paths[t].size() + 1, 0);
-            for (std::uint32_t k = 0; k < m.paths[t].size(); ++k) {
-                const bool write = p_.transition(m.paths[t][k].id).instr.kind == InstrKind::Write;
-                m.writesIn[t][k + 1] = m.writesIn[t][k] + (write ? 1U : 0U);
+            m.writeNo[t].assign(m.paths[t].size(), 0);
+            Lengths count(channels, 0);
+            for (std::uint32_t i = 0; i < m.runs[t].events.size(); ++i) {
+                const RfEvent& e = m.runs[t].events[i];
+                if (e.kind == RfEventKind::Write) {
+                    m.writeNo[t][m.runs[t].eventStep[i]] = count[channel(m, t, e.addr)]++;
+                }
             }
             m.flushed[t].resize(m.paths[t].size());
         }
         for (const auto& [t, k] : order) {
-            Lengths v = k > 0 ? m.flushed[t][k - 1] : Lengths(n_, 0);
+            Lengths v = k > 0 ? m.flushed[t][k - 1] : Lengths(channels, 0);
             const Step& s = m.paths[t][k];
             const InstrKind kind = p_.transition(s.id).instr.kind;
             if (kind == InstrKind::Read && !s.source.initial() && s.source.thread != t) {
                 const std::uint32_t u = s.source.thread;
                 const std::uint32_t q = m.runs[u].eventStep[s.source.index];
                 join(v, m.flushed[u][q]);
-                v[u] = std::max(v[u], m.writesIn[u][q] + 1);
+                const std::uint32_t c = channel(m, u, m.runs[u].events[s.source.index].addr);
+                v[c] = std::max(v[c], m.writeNo[u][q] + 1);
             } else if (kind == InstrKind::Mfence) {
-                v[t] = std::max(v[t], m.writesIn[t][k]);
+                const ThreadRun& run = m.runs[t];
+                for (std::uint32_t i = 0; i < run.events.size() && run.eventStep[i] < k; ++i) {
+                    if (run.events[i].kind == RfEventKind::Write) {
+                        const std::uint32_t c = channel(m, t, run.events[i].addr);
+                        v[c] = std::max(v[c], m.writeNo[t][run.eventStep[i]] + 1);
+                    }
+                }
             }
             m.flushed[t][k] = std::move(v);
         }
     }
 
-    // Under TSO, whether a write w to `addr` other than `source` (a write
-    // of another thread, or the initial value) is in memory before step k
-    // of thread t in every execution, and after the source's memory-write:
-    // then step k, reading memory, cannot read from `source`.
+    // Under TSO and PSO, whether a write w to `addr` other than `source` (a
+    // write of another thread, or the initial value) is in memory before
+    // step k of thread t in every execution, and after the source's
+    // memory-write: then step k, reading memory, cannot read `source`.
     bool flushedOver(const Maximal& m, std::uint32_t t, std::uint32_t k, Value addr,
                      const RfSource& source) const {
-        if (k == 0) {
+        if (k == 0 || !m.addrIndex.contains(addr)) {
             return false;
         }
         const Lengths& before = m.flushed[t][k - 1];
-        std::uint32_t sourceWrite = 0;
+        std::uint32_t sourceChannel = 0;
+        std::uint32_t sourceStep = 0;
         if (!source.initial()) {
-            sourceWrite = m.writesIn[source.thread][m.runs[source.thread].eventStep[source.index]];
+            sourceChannel = channel(m, source.thread, addr);
+            sourceStep = m.runs[source.thread].eventStep[source.index];
         }
         for (std::uint32_t v = 0; v < n_; ++v) {
             const ThreadRun& run = m.runs[v];
+            const std::uint32_t c = channel(m, v, addr);
             for (std::uint32_t i = 0; i < run.events.size(); ++i) {
-                const std::uint32_t q = run.eventStep[i];
-                if (m.writesIn[v][q] >= before[v]) {
-                    break; // this write and later ones may still be buffered
-                }
-                if (run.events[i].kind != RfEventKind::Write || run.events[i].addr != addr ||
-                    RfSource{v, i} == source) {
+                if (run.events[i].kind != RfEventKind::Write || run.events[i].addr != addr) {
                     continue;
                 }
-                // w's memory-write comes after those of the writes counted
-                // in flushed[v][q] and of v's earlier writes.
+                const std::uint32_t q = run.eventStep[i];
+                if (m.writeNo[v][q] >= before[c]) {
+                    break; // this write and v's later ones there may be buffered
+                }
+                if (RfSource{v, i} == source) {
+                    continue;
+                }
+                // w's memory-write comes after those counted in
+                // flushed[v][q] and after v's earlier writes there.
                 if (source.initial() ||
-                    (v == source.thread ? q > m.runs[v].eventStep[source.index]
-                                        : m.flushed[v][q][source.thread] > sourceWrite)) {
+                    (v == source.thread
+                         ? q > sourceStep
+                         : m.flushed[v][q][sourceChannel] > m.writeNo[source.thread][sourceStep])) {
                     return true;
                 }
             }
