@@ -5,6 +5,7 @@
 #include "tsoreach/reach/reads_from.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
@@ -35,9 +36,9 @@ struct ThreadRun {
     std::vector<std::uint32_t> eventStep; // by event: its step in the path
 };
 
-// An execution's 128-bit digest: the sets of proposed nodes and explored
-// classes keep digests, not paths, to stay small (a collision, which would
-// drop a node, has probability about n^2 / 2^128).
+// An execution's 128-bit digest: the set of explored classes and the sleep
+// entries keep digests, not paths, to stay small (a collision, which could
+// miss a class, has probability about n^2 / 2^128 for n digests).
 struct Digest {
     std::uint64_t a = 0;
     std::uint64_t b = 0;
@@ -80,9 +81,10 @@ Digest combine(const Lengths& len, const std::vector<Digest>& threads) {
     return d;
 }
 
-// A node some other call explores (digest 3.7's optimality via sleep sets):
-// its prefix lengths and their digests. Every maximal execution that
-// contains it is explored there, so a call skips children that contain it.
+// A sleep-set entry, in place of the paper's schedules: a node another call
+// explores, as its prefix lengths and their digests. Every maximal
+// execution that contains it is explored there, so a call drops children
+// that contain it.
 struct SleepEntry {
     Lengths len;
     std::vector<Digest> digest;
@@ -93,7 +95,7 @@ struct SleepEntry {
 struct Node {
     Paths paths;
     std::vector<RfWitnessStep> witness;
-    std::vector<std::shared_ptr<const SleepEntry>> sleep;
+    std::vector<std::shared_ptr<const SleepEntry>> sleep; // shared by siblings
 };
 
 // The maximal execution of a call, with what its mutations need.

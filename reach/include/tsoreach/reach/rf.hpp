@@ -8,20 +8,20 @@
 // from the consistency check, reads_from.hpp) and extends it to a maximal
 // execution by an SC run; its class is counted if new. For every step the
 // extension added, each other enabled transition and, for a read, each
-// other write not causally after it is a mutation; its child keeps the node
-// plus the causal pasts of the step's predecessor and of the new source,
-// and is explored if the consistency check realises it. Any maximal
-// execution containing the node contains the child of its first difference
-// with the extension, so every class is explored (induction on what the
-// node lacks). Children of one call are ordered and a later one sleeps on
-// the earlier ones (sleep sets), which drops most repeats before their
-// check; the rest are recognised by a set of class digests (128-bit), so
-// each class is counted exactly once but a maximal execution can be
-// explored more than once (`redundant`). Not the paper's exact bookkeeping
-// (schedules per read, committed reads), which makes every call a new
-// class. Memory: the DFS stack (an explicit stack) and the class digests.
-// Same limits as dpor: no lock/unlock, cyclic programs only up to a loop
-// bound.
+// other write not causally after it is a mutation; its child keeps the
+// node plus the causal pasts of the step's predecessor and of the new
+// source, and is explored if the consistency check realises it (sources
+// that coherence rules out in every execution are dropped before the
+// check). Any maximal execution containing the node contains the child of
+// its first difference with the extension, so every class is explored
+// (induction on what the node lacks). A child explored after a sibling
+// sleeps on it (sleep sets), which drops most repeats before their check;
+// the rest are recognised by a set of 128-bit class digests, so each class
+// is counted exactly once but a class can be explored more than once
+// (`redundant`). Not the paper's bookkeeping (schedules per read,
+// committed reads), which makes every call a new class. Memory: the
+// explicit DFS stack and the class digests. Same limits as dpor: no
+// lock/unlock, cyclic programs only up to a loop bound.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
