@@ -658,8 +658,8 @@ int run(int argc, char** argv, Context& ctx) {
         ->capture_default_str();
     reachCmd
         ->add_option("--max-states", ra.maxStates,
-                     "Stop with 'unknown' beyond N states (dpor: states visited, one per "
-                     "event; 0: no limit)")
+                     "Stop with 'unknown' beyond N states (dpor: one per event executed; rf: "
+                     "one per maximal execution; 0: no limit)")
         ->check(nonNegativeInteger);
     reachCmd
         ->add_option("--timeout", ra.timeout, "Stop with 'unknown' after S seconds (0: no limit)")
@@ -837,7 +837,8 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(positiveInteger);
     exploreCmd
         ->add_option("--max-states", ea.maxStates,
-                     "Stop beyond N states visited, one per event executed (unknown)")
+                     "Stop beyond N states (dpor: one per event executed; rf: one per "
+                     "maximal execution explored) (unknown)")
         ->check(nonNegativeInteger);
     exploreCmd->add_option("--timeout", ea.timeout, "Stop after S seconds (unknown)")
         ->check(nonNegativeNumber);
