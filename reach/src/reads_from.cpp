@@ -1,5 +1,7 @@
 #include "tsoreach/reach/reads_from.hpp"
 
+#include "reads_from_detail.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -280,62 +282,29 @@ class Closure {
     std::vector<std::vector<std::uint64_t>> reach_;
 };
 
-// The search of digest 3.3, for every model.
-class Search {
-  public:
-    explicit Search(const Indexed& x) : x_(x) {}
+// A partial trace of a search: thread events by thread, memory-writes by
+// buffer (FIFO), memory's source per address, and the steps so far; with
+// the predicates both searches share (digest 3.3 and 3.4).
+struct Node {
+    std::vector<std::uint32_t> executed; // thread events, by thread
+    std::vector<std::uint32_t> flushed;  // memory-writes, by buffer
+    std::vector<std::uint32_t> last;     // by address: source id in memory
+    std::vector<RfWitnessStep> steps;
+};
 
-    std::optional<std::vector<RfWitnessStep>> run(RfCheckStats* stats) {
-        const std::size_t threads = x_.in_.threads.size();
+class Machine {
+  public:
+    explicit Machine(const Indexed& x) : x_(x) {}
+
+    [[nodiscard]] Node root() const {
         Node root;
-        root.executed.assign(threads, 0);
+        root.executed.assign(x_.in_.threads.size(), 0);
         root.flushed.assign(x_.buffers_.size(), 0);
         root.last.resize(x_.addrs_.size());
         for (const auto& [a, k] : x_.addrs_) {
             root.last[k] = x_.events_ + k; // the initial value
         }
-        std::vector<Node> stack{std::move(root)};
-        std::set<std::vector<std::uint32_t>> seen;
-        while (!stack.empty()) {
-            Node n = std::move(stack.back());
-            stack.pop_back();
-            saturate(n);
-            if (stats != nullptr) {
-                ++stats->searchStates;
-            }
-            if (done(n)) {
-                return std::move(n.steps);
-            }
-            for (std::uint32_t b = 0; b < x_.buffers_.size(); ++b) {
-                if (!memoryWriteExecutable(n, b)) {
-                    continue;
-                }
-                Node child = n;
-                const std::uint32_t t = x_.bufferThread_[b];
-                const std::uint32_t i = x_.buffers_[b][child.flushed[b]++];
-                child.last[x_.eventAddr_[x_.id(t, i)]] = x_.id(t, i);
-                child.steps.push_back({t, i, true});
-                if (seen.insert(key(child)).second) {
-                    stack.push_back(std::move(child));
-                }
-            }
-        }
-        return std::nullopt;
-    }
-
-  private:
-    struct Node {
-        std::vector<std::uint32_t> executed; // thread events, by thread
-        std::vector<std::uint32_t> flushed;  // memory-writes, by buffer
-        std::vector<std::uint32_t> last;     // by address: source id in memory
-        std::vector<RfWitnessStep> steps;
-    };
-
-    static std::vector<std::uint32_t> key(const Node& n) {
-        std::vector<std::uint32_t> k = n.executed;
-        k.insert(k.end(), n.flushed.begin(), n.flushed.end());
-        k.insert(k.end(), n.last.begin(), n.last.end());
-        return k;
+        return root;
     }
 
     [[nodiscard]] bool done(const Node& n) const {
@@ -357,11 +326,16 @@ class Search {
         return n.flushed[x_.buffer_[w]] > x_.position_[w];
     }
 
+    // Buffer b's oldest write has happened and is not in memory yet.
+    [[nodiscard]] bool pendingIn(const Node& n, std::uint32_t b) const {
+        return n.flushed[b] < x_.buffers_[b].size() &&
+               x_.buffers_[b][n.flushed[b]] < n.executed[x_.bufferThread_[b]];
+    }
+
     // Thread t has an executed write whose memory-write has not happened.
     [[nodiscard]] bool pending(const Node& n, std::uint32_t t) const {
         for (std::uint32_t b = 0; b < x_.buffers_.size(); ++b) {
-            if (x_.bufferThread_[b] == t && n.flushed[b] < x_.buffers_[b].size() &&
-                x_.buffers_[b][n.flushed[b]] < n.executed[t]) {
+            if (x_.bufferThread_[b] == t && pendingIn(n, b)) {
                 return true;
             }
         }
@@ -376,6 +350,91 @@ class Search {
             }
         }
         return false;
+    }
+
+    // The memory-write of buffer b's oldest write may happen (digest 3.3,
+    // rule 2): its buffer-write happened, its address is not held, and
+    // no remote reader would see an own older write instead.
+    [[nodiscard]] bool memoryWriteExecutable(const Node& n, std::uint32_t b) const {
+        if (!pendingIn(n, b)) {
+            return false;
+        }
+        const std::uint32_t t = x_.bufferThread_[b];
+        const std::uint32_t i = x_.buffers_[b][n.flushed[b]];
+        const Value addr = x_.in_.threads[t][i].addr;
+        if (held(n, x_.eventAddr_[x_.id(t, i)])) {
+            return false;
+        }
+        // A remote reader's own older writes there must already be in
+        // memory, or it would read them instead (rule 2 (b)).
+        for (const auto& [u, j] : x_.readers_[x_.id(t, i)]) {
+            if (u == t) {
+                continue;
+            }
+            const auto& evs = x_.in_.threads[u];
+            for (std::uint32_t k = 0; k < j; ++k) {
+                if (evs[k].kind == RfEventKind::Write && evs[k].addr == addr &&
+                    (k >= n.executed[u] || !isFlushed(n, u, k))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    void flush(Node& n, std::uint32_t b) const {
+        const std::uint32_t t = x_.bufferThread_[b];
+        const std::uint32_t i = x_.buffers_[b][n.flushed[b]++];
+        n.last[x_.eventAddr_[x_.id(t, i)]] = x_.id(t, i);
+        n.steps.push_back({t, i, true});
+    }
+
+    void execute(Node& n, std::uint32_t t) const { n.steps.push_back({t, n.executed[t]++, false}); }
+
+  protected:
+    const Indexed& x_;
+};
+
+// The search of digest 3.3 (VerifyTSO), for SC and TSO; with one buffer
+// per thread and address it also decides PSO, but it enumerates the lower
+// sets of k*d buffers (kept to cross-check VerifyPSO).
+class Search : Machine {
+  public:
+    explicit Search(const Indexed& x) : Machine(x) {}
+
+    std::optional<std::vector<RfWitnessStep>> run(RfCheckStats* stats) {
+        std::vector<Node> stack{root()};
+        std::set<std::vector<std::uint32_t>> seen;
+        while (!stack.empty()) {
+            Node n = std::move(stack.back());
+            stack.pop_back();
+            saturate(n);
+            if (stats != nullptr) {
+                ++stats->searchStates;
+            }
+            if (done(n)) {
+                return std::move(n.steps);
+            }
+            for (std::uint32_t b = 0; b < x_.buffers_.size(); ++b) {
+                if (!memoryWriteExecutable(n, b)) {
+                    continue;
+                }
+                Node child = n;
+                flush(child, b);
+                if (seen.insert(key(child)).second) {
+                    stack.push_back(std::move(child));
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+  private:
+    static std::vector<std::uint32_t> key(const Node& n) {
+        std::vector<std::uint32_t> k = n.executed;
+        k.insert(k.end(), n.flushed.begin(), n.flushed.end());
+        k.insert(k.end(), n.last.begin(), n.last.end());
+        return k;
     }
 
     [[nodiscard]] bool threadEventExecutable(const Node& n, std::uint32_t t) const {
@@ -402,74 +461,200 @@ class Search {
         return false;
     }
 
-    [[nodiscard]] bool memoryWriteExecutable(const Node& n, std::uint32_t b) const {
-        const auto& buf = x_.buffers_[b];
-        if (n.flushed[b] == buf.size()) {
-            return false;
-        }
-        const std::uint32_t t = x_.bufferThread_[b];
-        const std::uint32_t i = buf[n.flushed[b]];
-        if (i >= n.executed[t]) {
-            return false; // its buffer-write has not happened
-        }
-        const Value addr = x_.in_.threads[t][i].addr;
-        if (held(n, x_.eventAddr_[x_.id(t, i)])) {
-            return false;
-        }
-        // A remote reader's own older writes there must already be in
-        // memory, or it would read them instead (rule 2 (b)).
-        for (const auto& [u, j] : x_.readers_[x_.id(t, i)]) {
-            if (u == t) {
-                continue;
-            }
-            const auto& evs = x_.in_.threads[u];
-            for (std::uint32_t k = 0; k < j; ++k) {
-                if (evs[k].kind == RfEventKind::Write && evs[k].addr == addr &&
-                    (k >= n.executed[u] || !isFlushed(n, u, k))) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
     // Executes thread events while any may be: none ever disables another.
     void saturate(Node& n) const {
         for (bool changed = true; changed;) {
             changed = false;
             for (std::uint32_t t = 0; t < n.executed.size(); ++t) {
                 while (threadEventExecutable(n, t)) {
-                    n.steps.push_back({t, n.executed[t]++, false});
+                    execute(n, t);
+                    changed = true;
+                }
+            }
+        }
+    }
+};
+
+// VerifyPSO (digest 3.4): the search branches over thread events only.
+// Memory-writes nobody still reads (spurious) are flushed as soon as they
+// may be, a remote read's write just before the read, and a thread's
+// pending writes just before its fence. States are told apart by their
+// thread events and fence map, which is all that tells the futures of two
+// such traces apart: the held addresses (and their holders) follow from
+// the thread events, and the spurious writes stuck behind a held address
+// matter only by delaying their thread's next fence.
+class PsoSearch : Machine {
+  public:
+    explicit PsoSearch(const Indexed& x) : Machine(x) {
+        const auto& threads = x.in_.threads;
+        fenceAhead_.resize(threads.size());
+        threadBuffers_.resize(threads.size());
+        for (std::uint32_t t = 0; t < threads.size(); ++t) {
+            auto& ahead = fenceAhead_[t];
+            ahead.assign(threads[t].size() + 1, false);
+            for (std::size_t i = threads[t].size(); i-- > 0;) {
+                ahead[i] = ahead[i + 1] || threads[t][i].kind == RfEventKind::Fence;
+            }
+        }
+        for (std::uint32_t b = 0; b < x.buffers_.size(); ++b) {
+            threadBuffers_[x.bufferThread_[b]].push_back(b);
+        }
+    }
+
+    std::optional<std::vector<RfWitnessStep>> run(RfCheckStats* stats) {
+        std::vector<Node> stack{root()};
+        std::set<std::vector<std::uint32_t>> seen{key(stack.back())};
+        while (!stack.empty()) {
+            Node n = std::move(stack.back());
+            stack.pop_back();
+            flushSpurious(n);
+            if (stats != nullptr) {
+                ++stats->searchStates;
+            }
+            if (done(n)) {
+                return std::move(n.steps);
+            }
+            for (std::uint32_t t = 0; t < n.executed.size(); ++t) {
+                Node child = n;
+                if (step(child, t) && seen.insert(key(child)).second) {
+                    stack.push_back(std::move(child));
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+  private:
+    // Its buffer-write happened and no read still to come reads from it.
+    [[nodiscard]] bool spurious(const Node& n, std::uint32_t b) const {
+        if (!pendingIn(n, b)) {
+            return false;
+        }
+        const std::uint32_t t = x_.bufferThread_[b];
+        for (const auto& [u, j] : x_.readers_[x_.id(t, x_.buffers_[b][n.flushed[b]])]) {
+            if (n.executed[u] <= j) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Flushing a spurious write never hurts: it holds nothing, and only
+    // helps other memory-writes' rule 2 (b).
+    void flushSpurious(Node& n) const {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::uint32_t b = 0; b < x_.buffers_.size(); ++b) {
+                while (spurious(n, b) && memoryWriteExecutable(n, b)) {
+                    flush(n, b);
                     changed = true;
                 }
             }
         }
     }
 
-    const Indexed& x_;
+    // Thread t's next event, with the memory-writes it needs first; false
+    // when it cannot run.
+    bool step(Node& n, std::uint32_t t) const {
+        const std::uint32_t i = n.executed[t];
+        const auto& evs = x_.in_.threads[t];
+        if (i == evs.size()) {
+            return false;
+        }
+        const RfEvent& e = evs[i];
+        if (e.kind == RfEventKind::Read && x_.remote(t, e) && !e.source.initial() &&
+            !isFlushed(n, e.source.thread, e.source.index)) {
+            // Just in time: any earlier would only hold the address longer.
+            const std::uint32_t b = x_.buffer_[x_.id(e.source.thread, e.source.index)];
+            if (x_.buffers_[b][n.flushed[b]] != e.source.index || !memoryWriteExecutable(n, b)) {
+                return false;
+            }
+            flush(n, b);
+        } else if (e.kind == RfEventKind::Fence) {
+            for (const std::uint32_t b : threadBuffers_[t]) {
+                while (pendingIn(n, b)) {
+                    if (!memoryWriteExecutable(n, b)) {
+                        return false;
+                    }
+                    flush(n, b);
+                }
+            }
+        }
+        execute(n, t);
+        return true;
+    }
+
+    // Thread events, then the fence map: entry (t, u) is one past the
+    // index of u's latest read still to come that t's next fence waits
+    // for, as the read's source holds an address t has a pending write to.
+    [[nodiscard]] std::vector<std::uint32_t> key(const Node& n) const {
+        const std::size_t k = n.executed.size();
+        std::vector<std::uint32_t> key = n.executed;
+        key.resize(k + k * k, 0);
+        for (std::uint32_t t = 0; t < k; ++t) {
+            if (!fenceAhead_[t][n.executed[t]]) {
+                continue;
+            }
+            for (const std::uint32_t b : threadBuffers_[t]) {
+                if (!pendingIn(n, b)) {
+                    continue;
+                }
+                const std::uint32_t holder =
+                    n.last[x_.eventAddr_[x_.id(t, x_.buffers_[b][n.flushed[b]])]];
+                for (const auto& [u, j] : x_.readers_[holder]) {
+                    if (u != t && n.executed[u] <= j) {
+                        auto& entry = key[k + t * k + u];
+                        entry = std::max(entry, j + 1);
+                    }
+                }
+            }
+        }
+        return key;
+    }
+
+    std::vector<std::vector<bool>> fenceAhead_;             // by thread, event: a fence at or after
+    std::vector<std::vector<std::uint32_t>> threadBuffers_; // by thread: its buffers
 };
+
+// The well-formedness and closure pre-checks; false proves the instance
+// unrealizable.
+bool preChecksPass(const Indexed& x, RfCheckStats* stats) {
+    if (stats != nullptr) {
+        ++stats->checks;
+    }
+    if (x.wellFormed() && Closure(x).acyclic()) {
+        return true;
+    }
+    if (stats != nullptr) {
+        ++stats->closureRejections;
+    }
+    return false;
+}
 
 } // namespace
 
 std::optional<std::vector<RfWitnessStep>> verifyReadsFrom(const RfInstance& instance,
                                                           MemoryModel model, RfCheckStats* stats) {
-    if (stats != nullptr) {
-        ++stats->checks;
-    }
     const Indexed x(instance, model);
-    if (!x.wellFormed()) {
-        if (stats != nullptr) {
-            ++stats->closureRejections;
-        }
+    if (!preChecksPass(x, stats)) {
         return std::nullopt;
     }
-    if (!Closure(x).acyclic()) {
-        if (stats != nullptr) {
-            ++stats->closureRejections;
-        }
+    if (model == MemoryModel::PSO) {
+        return PsoSearch(x).run(stats);
+    }
+    return Search(x).run(stats);
+}
+
+namespace detail {
+
+std::optional<std::vector<RfWitnessStep>> verifyReadsFromPsoPerBuffer(const RfInstance& instance,
+                                                                      RfCheckStats* stats) {
+    const Indexed x(instance, MemoryModel::PSO);
+    if (!preChecksPass(x, stats)) {
         return std::nullopt;
     }
     return Search(x).run(stats);
 }
 
+} // namespace detail
 } // namespace tsoreach::reach

@@ -55,12 +55,19 @@ struct RfCheckStats {
 };
 
 // A witness, or nullopt when the instance is not realizable under `model`.
-// First the closure pre-check (a cycle proves unrealizability), then the
-// search: thread events are executed as soon as they may be (they never
-// disable anything), and the search branches over which memory-write comes
-// next, with a seen set over the abstract state (digest 3.3; the same
-// search with one buffer per thread and address decides PSO, in place of
-// the paper's fence maps).
+// Exact for every model. First the pre-checks: well-formedness and the
+// closure (digest 3.5; a cycle proves unrealizability). Then a search:
+// - SC and TSO: VerifyTSO (digest 3.3). Thread events run as soon as they
+//   may (they never disable anything); the search branches over which
+//   memory-write comes next, with a seen set over the abstract state.
+// - PSO: VerifyPSO (digest 3.4). The search branches over which thread
+//   event comes next. Memory-writes nobody still reads are flushed as soon
+//   as they may be; any other memory-write just before its first remote
+//   read or its thread's fence. States are keyed by thread events and
+//   fence map, polynomial for a fixed number of threads, where the search
+//   it replaced (VerifyTSO with one buffer per thread and address, still
+//   in reach/src/reads_from_detail.hpp for cross-checks) was exponential
+//   in the number of addresses.
 std::optional<std::vector<RfWitnessStep>>
 verifyReadsFrom(const RfInstance& instance, MemoryModel model, RfCheckStats* stats = nullptr);
 
