@@ -400,12 +400,18 @@ class Machine {
 // sets of k*d buffers (kept to cross-check VerifyPSO).
 class Search : Machine {
   public:
-    explicit Search(const Indexed& x) : Machine(x) {}
+    // Gives up (setting *gaveUp) after `budget` states; 0: no limit.
+    explicit Search(const Indexed& x, std::uint64_t budget = 0, bool* gaveUp = nullptr)
+        : Machine(x), budget_(budget), gaveUp_(gaveUp) {}
 
     std::optional<std::vector<RfWitnessStep>> run(RfCheckStats* stats) {
         std::vector<Node> stack{root()};
         std::set<std::vector<std::uint32_t>> seen;
-        while (!stack.empty()) {
+        for (std::uint64_t states = 0; !stack.empty(); ++states) {
+            if (budget_ != 0 && states == budget_) {
+                *gaveUp_ = true;
+                return std::nullopt;
+            }
             Node n = std::move(stack.back());
             stack.pop_back();
             saturate(n);
@@ -473,6 +479,9 @@ class Search : Machine {
             }
         }
     }
+
+    std::uint64_t budget_;
+    bool* gaveUp_;
 };
 
 // VerifyPSO (digest 3.4): the search branches over thread events only.
@@ -648,12 +657,17 @@ std::optional<std::vector<RfWitnessStep>> verifyReadsFrom(const RfInstance& inst
 namespace detail {
 
 std::optional<std::vector<RfWitnessStep>> verifyReadsFromPsoPerBuffer(const RfInstance& instance,
-                                                                      RfCheckStats* stats) {
+                                                                      RfCheckStats* stats,
+                                                                      std::uint64_t stateBudget,
+                                                                      bool* gaveUp) {
     const Indexed x(instance, MemoryModel::PSO);
+    if (gaveUp != nullptr) {
+        *gaveUp = false;
+    }
     if (!preChecksPass(x, stats)) {
         return std::nullopt;
     }
-    return Search(x).run(stats);
+    return Search(x, gaveUp != nullptr ? stateBudget : 0, gaveUp).run(stats);
 }
 
 } // namespace detail
