@@ -61,9 +61,10 @@ struct RfCheckStats {
 //   may (they never disable anything); the search branches over which
 //   memory-write comes next, with a seen set over the abstract state.
 // - PSO: VerifyPSO (digest 3.4). The search branches over which thread
-//   event comes next. Memory-writes nobody still reads are flushed as soon
-//   as they may be; any other memory-write just before its first remote
-//   read or its thread's fence. States are keyed by thread events and
+//   event comes next (events that need no memory-write first run at once).
+//   Memory-writes nobody still reads are flushed as soon as they may be;
+//   any other memory-write just before its first remote read or its
+//   thread's fence. States are keyed by thread events and
 //   fence map, polynomial for a fixed number of threads, where the search
 //   it replaced (VerifyTSO with one buffer per thread and address, still
 //   in reach/src/reads_from_detail.hpp for cross-checks) was exponential
