@@ -523,9 +523,16 @@ class PsoSearch : Machine {
             if (done(n)) {
                 return std::move(n.steps);
             }
+            // Copies only for threads that may step; the last one takes n.
+            std::vector<std::uint32_t> movers;
             for (std::uint32_t t = 0; t < n.executed.size(); ++t) {
-                Node child = n;
-                if (step(child, t) && seen.insert(key(child)).second) {
+                if (mayStep(n, t)) {
+                    movers.push_back(t);
+                }
+            }
+            for (std::size_t m = 0; m < movers.size(); ++m) {
+                Node child = m + 1 == movers.size() ? std::move(n) : n;
+                if (step(child, movers[m]) && seen.insert(key(child)).second) {
                     stack.push_back(std::move(child));
                 }
             }
@@ -603,6 +610,29 @@ class PsoSearch : Machine {
                 }
             }
         }
+    }
+
+    // A cheap necessary condition for step(n, t).
+    [[nodiscard]] bool mayStep(const Node& n, std::uint32_t t) const {
+        const std::uint32_t i = n.executed[t];
+        const auto& evs = x_.in_.threads[t];
+        if (i == evs.size()) {
+            return false;
+        }
+        const RfEvent& e = evs[i];
+        if (e.kind == RfEventKind::Read && x_.remote(t, e) && !e.source.initial() &&
+            !isFlushed(n, e.source.thread, e.source.index)) {
+            const std::uint32_t b = x_.buffer_[x_.id(e.source.thread, e.source.index)];
+            return x_.buffers_[b][n.flushed[b]] == e.source.index && memoryWriteExecutable(n, b);
+        }
+        if (e.kind == RfEventKind::Fence) {
+            for (const std::uint32_t b : threadBuffers_[t]) {
+                if (pendingIn(n, b) && !memoryWriteExecutable(n, b)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     // Thread t's next event, with the memory-writes it needs first; false
