@@ -822,7 +822,9 @@ namespace {
 TEST_F(Cli, InterruptGivesUnknownWithStatistics) {
     const std::string f = write("counter.txt", kCounter);
     for (const char* model : {"sc", "tso", "pso"}) {
-        const std::string cmd = std::string("timeout --preserve-status -s INT 1 '") +
+        // --foreground: otherwise timeout signals the child and its process
+        // group, two SIGINTs, and the second one kills (SA_RESETHAND).
+        const std::string cmd = std::string("timeout --foreground --preserve-status -s INT 1 '") +
                                 TSOREACH_BINARY + "' reach '" + f + "' --stats --model " + model +
                                 " >'" + (dir / "stdout").string() + "' 2>&1";
         const int status = std::system(cmd.c_str());
