@@ -1,5 +1,5 @@
 #pragma once
-// What the stateless explorers (dpor, rf) share: the programs they refuse,
+// What the explorers without a state table (dpor, rf) share: the programs they refuse,
 // running on a program whose loops are unrolled (--unroll K), and the
 // engine answer made from an exploration.
 
@@ -14,7 +14,7 @@
 
 namespace tsoreach::reach {
 
-// Why engine `engine` (a stateless explorer) cannot explore p, if it cannot.
+// Why engine `engine` (dpor or rf) cannot explore p, if it cannot.
 inline std::optional<std::string> statelessUnsupported(const Program& p, std::size_t unroll,
                                                        const std::string& engine) {
     for (const Transition& tr : p.transitions) {
