@@ -190,6 +190,8 @@ TEST_F(Cli, UnknownExitsThreeWithTheReason) {
     Outcome r = run("reach " + f + " --model sc --max-states 100");
     EXPECT_EQ(r.code, 3) << r.err;
     EXPECT_EQ(firstLine(r.out), "unknown: state limit of 100 reached (--max-states)");
+    // Partial statistics even without --stats.
+    EXPECT_NE(r.out.find("\n(stopped after 101 states, "), std::string::npos) << r.out;
     Outcome j = run("reach " + f + " --model sc --max-states 100 --json");
     EXPECT_EQ(j.code, 3);
     nlohmann::json doc = nlohmann::json::parse(j.out);
