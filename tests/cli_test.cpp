@@ -224,7 +224,8 @@ TEST_F(Cli, EveryCommandHonoursMaxStates) {
 
 // robust and fences run many searches: --timeout bounds the command, not
 // each search (16 attacks on an infinite-state program, one job: per
-// attack, this took 16 times the limit).
+// attack, this took 16 times the limit; the bound leaves room for slow
+// sanitizer builds on a loaded machine).
 TEST_F(Cli, TimeoutBoundsCommandsOfManySearches) {
     std::string text;
     for (int t = 0; t < 4; ++t) {
@@ -239,14 +240,14 @@ TEST_F(Cli, TimeoutBoundsCommandsOfManySearches) {
         const auto start = std::chrono::steady_clock::now();
         Outcome r = run(cmd.substr(0, cmd.find(' ')) + " " + f +
                         (cmd.find(' ') == std::string::npos ? "" : cmd.substr(cmd.find(' '))) +
-                        " --timeout 0.3 --jobs 1");
+                        " --timeout 1 --jobs 1");
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         EXPECT_EQ(r.code, 3) << cmd << "\n" << r.out << r.err;
-        EXPECT_NE(firstLine(r.out).find("timeout after 0.3 s (--timeout)"), std::string::npos)
+        EXPECT_NE(firstLine(r.out).find("timeout after 1 s (--timeout)"), std::string::npos)
             << cmd << "\n"
             << r.out;
-        EXPECT_LT(seconds, 2.5) << cmd;
+        EXPECT_LT(seconds, 8.0) << cmd;
     }
 }
 
