@@ -91,6 +91,7 @@ TEST(Rf, ExecutionsEqualReadsFromClassesOnRandomPrograms) {
             EXPECT_EQ(r.stats.executions, rfClasses.size())
                 << "seed " << seed << " under " << reach::name(model) << "\n"
                 << text;
+            EXPECT_EQ(r.stats.redundant, 0U) << "seed " << seed << " under " << reach::name(model);
             executions += r.stats.executions;
             counted = true;
         }
@@ -159,9 +160,9 @@ TEST(Rf, EveryExploredWitnessReplays) {
     EXPECT_GT(traces, 1000U);
 }
 
-// rf explores maximal executions only: every call is one maximal execution,
-// counted as a class (complete or blocked) or as a repeat of one, and on
-// the litmus tests no class is explored twice.
+// rf explores maximal executions only and each class once: every call is
+// one maximal execution of a new class (complete or blocked), on the litmus
+// tests and on 300 random programs under every model.
 TEST(Rf, ExploresMaximalExecutionsOnly) {
     for (const test::Litmus& l : test::kLitmus) {
         for (MemoryModel m : kModels) {
@@ -172,11 +173,13 @@ TEST(Rf, ExploresMaximalExecutionsOnly) {
     }
     std::uint64_t events = 0;
     std::uint64_t classes = 0;
-    for (std::uint64_t seed = 0; seed < 150; ++seed) {
+    std::size_t programs = 0;
+    for (std::uint64_t seed = 0; programs < 300 && seed < 2000; ++seed) {
         const Program p = test::parse(test::randomAcyclicProgram(seed));
         if (reach::rfUnsupported(p)) {
             continue;
         }
+        ++programs;
         for (MemoryModel m : kModels) {
             // Each reported execution leaves every thread where only
             // checks (failed ones, then) could follow.
@@ -200,12 +203,14 @@ TEST(Rf, ExploresMaximalExecutionsOnly) {
             };
             const reach::ExploreResult r = reach::rfExplore(p, m, o);
             ASSERT_TRUE(r.complete) << r.reason;
-            EXPECT_EQ(r.stats.events, r.stats.executions + r.stats.blocked + r.stats.redundant)
-                << "seed " << seed;
+            EXPECT_EQ(r.stats.events, r.stats.executions + r.stats.blocked)
+                << "seed " << seed << " under " << reach::name(m);
+            EXPECT_EQ(r.stats.redundant, 0U) << "seed " << seed << " under " << reach::name(m);
             events += r.stats.events;
             classes += r.stats.executions + r.stats.blocked;
         }
     }
+    EXPECT_EQ(programs, 300U);
     std::cout << "[ rf ] " << events << " maximal executions for " << classes << " classes\n";
 }
 

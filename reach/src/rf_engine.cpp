@@ -1,3 +1,47 @@
+// The rf engine: RF-SMC (paper 001, digest 3.7) with the branch-point and
+// novelty bookkeeping of Abdulla et al. OOPSLA'19, over maximal executions.
+//
+// A call gets a node (an execution closed under program order and
+// reads-from, with a witness) and extends it to a maximal execution M by an
+// SC run; `order` lists M's steps as a trace, the node's first. Each step
+// the extension added, at position p of `order`, is a branch point B(p):
+// its schedules keep order[<p], take another step at that slot (another
+// enabled transition, or the read with another source w) and close under
+// po and rf (w's causal past). Schedules of B(p) are proposed by this call
+// from M's writes and, while B(p) is pending, by every call explored below
+// it that contains order[<p] (its writes may be sources M lacks); each is
+// kept if new at B(p) (a digest set seeded with M's own step there) and
+// realizable. A call explores B(p) from the last position to the first, so
+// calls below B(q) for q >= p still propose to B(p). Explicit stack of
+// calls (`frames_`), each with its branch points.
+//
+// Each class once. The parent of a call is the call owning the branch
+// point it came from; a call's node contains its parent's order[<p] plus a
+// step at slot p that differs from the parent's in its transition or its
+// source (same source: its causal past lies in order[<p], so the digest
+// equals the seed and is refused). Two calls D1, D2 with nearest common
+// ancestor Z, reached from B(p1), B(p2) of Z: if p1 < p2, D2's node has
+// Z's step at slot p1 and D1's node another, so no execution contains
+// both; if p1 = p2, their schedules differ at slot p or, with the same
+// source, in that source's causal past, which is a closure from the same
+// slot and so differs at some slot both have; if D1 is an ancestor of D2,
+// D2's node differs from D1's extension at slot p. So the maximal
+// executions of two calls are never in the same class, and `redundant`
+// (a repeat caught by the class digests) stays 0.
+//
+// Completeness, as in RF-SMC (OOPSLA'19 and paper 001, Thm 3.3; checked
+// here, not re-proved): a maximal execution M' that contains a call's node
+// and differs from its extension first at position p can only be explored
+// under B(p) (below B(q), q != p, the slot is fixed otherwise), by the
+// schedule that takes M''s step there: a transition, proposed by the call
+// itself, or a read of w with order[<p] and w's causal past in M', a subset
+// of M' and so realizable, proposed once some call below B(q), q >= p,
+// holds w with that past. The tests compare counts with a brute-force
+// search on random programs. Sources are pruned by coherence before the
+// check (sound: such a source is unreadable in every execution). Digests
+// are 128-bit: a collision in a novelty set, probability about n^2 / 2^128,
+// could drop a schedule.
+
 #include "tsoreach/reach/rf.hpp"
 
 #include "resource_monitor.hpp"
@@ -36,9 +80,8 @@ struct ThreadRun {
     std::vector<std::uint32_t> eventStep; // by event: its step in the path
 };
 
-// An execution's 128-bit digest: the set of explored classes and the sleep
-// entries keep digests, not paths, to stay small (a collision, which could
-// miss a class, has probability about n^2 / 2^128 for n digests).
+// An execution's 128-bit digest: the set of explored classes and the
+// novelty sets keep digests, not paths, to stay small.
 struct Digest {
     std::uint64_t a = 0;
     std::uint64_t b = 0;
@@ -81,21 +124,11 @@ Digest combine(const Lengths& len, const std::vector<Digest>& threads) {
     return d;
 }
 
-// A sleep-set entry, in place of the paper's schedules: a node another call
-// explores, as its prefix lengths and their digests. Every maximal
-// execution that contains it is explored there, so a call drops children
-// that contain it.
-struct SleepEntry {
-    Lengths len;
-    std::vector<Digest> digest;
-};
-
 // A call of the exploration: a realizable execution, closed under program
 // order and reads-from, with a witness of its class.
 struct Node {
     Paths paths;
     std::vector<RfWitnessStep> witness;
-    std::vector<std::shared_ptr<const SleepEntry>> sleep; // shared by siblings
 };
 
 // The maximal execution of a call, with what its mutations need.
@@ -118,37 +151,25 @@ struct Maximal {
     std::vector<std::vector<Lengths>> flushed;
 };
 
-// A mutation's child with its sleep entry.
-struct Child {
-    Node node;
-    std::shared_ptr<const SleepEntry> entry;
+// A branch point: step k of thread t, added by a call's extension at some
+// position of its trace, with `pre` the steps before it there. Its
+// schedules keep `pre`, take another step at (t, k) and close under
+// program order and reads-from; `tried` holds the digests of those proposed
+// (and of the call's own step) for the novelty check.
+struct Branch {
+    std::uint32_t t = 0;
+    std::uint32_t k = 0;
+    Lengths pre;
+    std::unordered_set<Digest, DigestHash> tried;
+    std::vector<Node> pending;
 };
 
-// The digest of thread u's prefix of length l (at most c's) of node c, a
-// node cut from m (plus at most one step).
-const Digest& prefixOf(const SleepEntry& c, const Maximal& m, std::uint32_t u, std::uint32_t l) {
-    return l == c.len[u] ? c.digest[u] : m.prefix[u][l];
-}
-
-bool contained(const SleepEntry& z, const SleepEntry& c, const Maximal& m) {
-    for (std::uint32_t u = 0; u < z.len.size(); ++u) {
-        if (z.len[u] > c.len[u] || prefixOf(c, m, u, z.len[u]) != z.digest[u]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-// False when z and c differ in a step both have (as far as the digests of
-// z's prefixes tell): no execution containing c contains z.
-bool compatible(const SleepEntry& z, const SleepEntry& c, const Maximal& m) {
-    for (std::uint32_t u = 0; u < z.len.size(); ++u) {
-        if (z.len[u] <= c.len[u] && prefixOf(c, m, u, z.len[u]) != z.digest[u]) {
-            return false;
-        }
-    }
-    return true;
-}
+// A call on the explicit stack: its branch points by trace position, and
+// the one being explored (`cur`; those after it are done).
+struct Frame {
+    std::vector<Branch> branches;
+    std::size_t cur = 0;
+};
 
 Lengths lengthsOf(const Paths& paths) {
     Lengths l;
@@ -171,18 +192,36 @@ class Explorer {
           n_(static_cast<std::uint32_t>(p.threads.size())) {}
 
     ExploreResult run() {
-        std::vector<Node> work(1);
-        work.back().paths.resize(n_);
-        workBytes_ += bytesOf(work.back());
-        while (!work.empty() && stop_.empty()) {
+        Node root;
+        root.paths.resize(n_);
+        if (explore(root)) {
+            return finish(true);
+        }
+        // Depth first: the top call explores its branch points from the
+        // last position of its trace to the first, each until no schedule
+        // is pending (calls below may still add some).
+        while (!frames_.empty() && stop_.empty()) {
+            Frame& f = frames_.back();
+            while (f.cur > 0 && f.branches[f.cur - 1].pending.empty()) {
+                --f.cur;
+            }
+            if (f.cur == 0) {
+                for (const Branch& b : f.branches) {
+                    workBytes_ -= bytesOf(b);
+                    keyBytes_ -= b.tried.size() * kDigestBytes;
+                }
+                frames_.pop_back();
+                continue;
+            }
             if (auto why = limitReason()) {
                 stop_ = *why;
                 break;
             }
-            Node node = std::move(work.back());
-            work.pop_back();
+            Branch& b = f.branches[f.cur - 1];
+            Node node = std::move(b.pending.back());
+            b.pending.pop_back();
             workBytes_ -= bytesOf(node);
-            if (explore(node, work)) {
+            if (explore(node)) {
                 return finish(true);
             }
         }
@@ -289,19 +328,24 @@ class Explorer {
         return true;
     }
 
+    static constexpr std::size_t kDigestBytes = sizeof(Digest) + 2 * sizeof(void*);
+
+    static std::size_t bytesOf(const Branch& b) {
+        return sizeof(Branch) + b.pre.size() * sizeof(std::uint32_t);
+    }
+
     static std::size_t bytesOf(const Node& node) {
-        std::size_t b = sizeof(Node) + node.witness.size() * sizeof(RfWitnessStep) +
-                        node.sleep.size() * (sizeof(node.sleep[0]) + 2 * sizeof(Digest));
+        std::size_t b = sizeof(Node) + node.witness.size() * sizeof(RfWitnessStep);
         for (const auto& path : node.paths) {
             b += sizeof(path) + path.size() * sizeof(Step);
         }
         return b;
     }
 
-    // One call: extend the node to a maximal execution, count its class if
-    // new, and push the realizable mutations of the steps it added. True
-    // when the goal is reached.
-    bool explore(const Node& node, std::vector<Node>& work) {
+    // One call: extend the node to a maximal execution, count its class,
+    // propose schedules to its branch points and to the pending ones below
+    // it, and push its frame. True when the goal is reached.
+    bool explore(const Node& node) {
         ++result_.stats.events;
         Maximal m;
         m.paths = node.paths;
@@ -398,6 +442,7 @@ class Explorer {
             }
             whole[t] = m.prefix[t].back();
         }
+        // Never a repeat (see the top of the file); the digests check it.
         if (remember(classes_, combine(lengthsOf(paths), whole))) {
             ended(paths, runs, finished);
             if (options_.goal != nullptr && goalReached(paths, m.past)) {
@@ -407,73 +452,92 @@ class Explorer {
             ++result_.stats.redundant;
         }
 
-        // Mutations: each step the extension added may be replaced by
-        // another enabled transition or, for a read, another source.
-        std::vector<Child> children;
+        // A branch point per step the extension added, at its position
+        // in the trace; the call's own step is tried already.
+        Frame frame;
+        {
+            Lengths pre(n_, 0);
+            for (std::size_t pos = 0; pos < order.size(); ++pos) {
+                const auto [t, k] = order[pos];
+                if (k >= base[t]) {
+                    Branch b;
+                    b.t = t;
+                    b.k = k;
+                    b.pre = pre;
+                    const Step& x = paths[t][k];
+                    b.tried.insert(scheduleOf(m, b, x).second);
+                    keyBytes_ += kDigestBytes;
+                    frame.branches.push_back(std::move(b));
+                }
+                pre[t] = k + 1;
+            }
+        }
+        // Mutations: this call proposes schedules to its own branch points
+        // and to every branch point of the calls below it that it extends
+        // (those up to the one being explored, whose steps before it in
+        // their trace it has): another enabled transition or, for a read,
+        // another source among its writes.
+        std::vector<std::vector<Branch*>> at(n_);
+        for (std::uint32_t t = 0; t < n_; ++t) {
+            at[t].assign(paths[t].size(), nullptr);
+        }
+        for (Frame& f : frames_) {
+            for (std::size_t i = 0; i < f.cur; ++i) {
+                at[f.branches[i].t][f.branches[i].k] = &f.branches[i];
+            }
+        }
+        for (Branch& b : frame.branches) {
+            at[b.t][b.k] = &b;
+        }
         for (std::uint32_t t = 0; t < n_ && stop_.empty(); ++t) {
             ThreadRun run = initialRun(t);
             for (std::uint32_t k = 0; k < paths[t].size() && stop_.empty(); ++k) {
-                if (k >= base[t]) {
-                    mutate(m, node, base, t, k, run, children);
+                if (at[t][k] != nullptr) {
+                    mutate(m, *at[t][k], run);
                 }
                 apply(run, paths[t][k], k);
             }
         }
-        // The last child pushed is explored first, so a child sleeps on the
-        // siblings pushed after it and on the node's sleep set, less the
-        // entries it cannot contain.
-        for (std::size_t i = 0; i < children.size(); ++i) {
-            Child& c = children[i];
-            for (const auto& z : node.sleep) {
-                if (compatible(*z, *c.entry, m)) {
-                    c.node.sleep.push_back(z);
-                }
-            }
-            for (std::size_t j = i + 1; j < children.size(); ++j) {
-                if (compatible(*children[j].entry, *c.entry, m)) {
-                    c.node.sleep.push_back(children[j].entry);
-                }
-            }
-            workBytes_ += bytesOf(c.node);
-            work.push_back(std::move(c.node));
+        frame.cur = frame.branches.size();
+        for (const Branch& b : frame.branches) {
+            workBytes_ += bytesOf(b);
         }
+        frames_.push_back(std::move(frame));
         return false;
     }
 
-    // Proposes the alternatives to step k of thread t (`run`: the thread
-    // before it). A child keeps the node, the causal past of the step's
-    // program-order predecessor and that of the new source, so it is closed
-    // under program order and reads-from: if some execution M has the node
-    // and differs from this one first at that step, the child is part of M,
-    // which gives completeness by induction on the size of M minus the node.
-    void mutate(const Maximal& m, const Node& node, const Lengths& base, std::uint32_t t,
-                std::uint32_t k, const ThreadRun& run, std::vector<Child>& work) {
+    // Proposes to b the alternatives to its step (`run`: the thread before
+    // it) that m offers: other enabled transitions and, for a read, m's
+    // writes there that coherence allows. Repeats of b's schedules are
+    // refused by the novelty check.
+    void mutate(const Maximal& m, Branch& b, const ThreadRun& run) {
+        const std::uint32_t t = b.t;
+        const std::uint32_t k = b.k;
         const Step& x = m.paths[t][k];
         for (TransitionId id : p_.threads[t].outgoingOf(run.pc)) {
             const Instruction& in = p_.transition(id).instr;
             switch (in.kind) {
             case InstrKind::Check:
                 if (id != x.id && eval(run, in.value) != 0) {
-                    propose(m, node, base, t, k, Step{id, {}, 0}, std::nullopt, work);
+                    propose(m, b, Step{id, {}, 0}, std::nullopt);
                 }
                 continue;
             case InstrKind::Write:
                 if (id != x.id) {
-                    propose(m, node, base, t, k, Step{id, {}, 0},
-                            RfEvent{RfEventKind::Write, eval(run, in.addr), {}}, work);
+                    propose(m, b, Step{id, {}, 0},
+                            RfEvent{RfEventKind::Write, eval(run, in.addr), {}});
                 }
                 continue;
             case InstrKind::Mfence:
                 if (id != x.id) {
-                    propose(m, node, base, t, k, Step{id, {}, 0},
-                            RfEvent{RfEventKind::Fence, 0, {}}, work);
+                    propose(m, b, Step{id, {}, 0}, RfEvent{RfEventKind::Fence, 0, {}});
                 }
                 continue;
             case InstrKind::Read:
                 break;
             default:
                 if (id != x.id) {
-                    propose(m, node, base, t, k, Step{id, {}, 0}, std::nullopt, work);
+                    propose(m, b, Step{id, {}, 0}, std::nullopt);
                 }
                 continue;
             }
@@ -528,8 +592,7 @@ class Explorer {
                     continue;
                 }
                 if (s.id != x.id || s.source != x.source) {
-                    propose(m, node, base, t, k, s, RfEvent{RfEventKind::Read, addr, s.source},
-                            work);
+                    propose(m, b, s, RfEvent{RfEventKind::Read, addr, s.source});
                 }
                 if (!stop_.empty()) {
                     return;
@@ -668,31 +731,34 @@ class Explorer {
         return false;
     }
 
-    // The child of a mutation (`event`: the new step's, if it has one):
-    // kept if it contains no node of the sleep set and is realizable.
-    void propose(const Maximal& m, const Node& node, const Lengths& base, std::uint32_t t,
-                 std::uint32_t k, const Step& step, const std::optional<RfEvent>& event,
-                 std::vector<Child>& children) {
-        auto entry = std::make_shared<SleepEntry>();
-        entry->len = base;
-        if (k > 0) {
-            join(entry->len, m.past[t][k - 1]);
-        }
-        if (event && event->kind == RfEventKind::Read && !step.source.initial() &&
-            step.source.thread != t) {
+    // A schedule of branch point b with `step` at its slot: the prefix
+    // lengths it keeps besides that step (b.pre and the causal past of a
+    // remote source) and its digest.
+    std::pair<Lengths, Digest> scheduleOf(const Maximal& m, const Branch& b,
+                                          const Step& step) const {
+        Lengths keep = b.pre;
+        if (isRead(step) && !step.source.initial() && step.source.thread != b.t) {
             const std::uint32_t u = step.source.thread;
-            join(entry->len, m.past[u][m.runs[u].eventStep[step.source.index]]);
+            join(keep, m.past[u][m.runs[u].eventStep[step.source.index]]);
         }
-        const Lengths keep = entry->len;
-        entry->len[t] = k + 1;
+        Lengths len = keep;
+        len[b.t] = b.k + 1;
+        std::vector<Digest> digest;
         for (std::uint32_t u = 0; u < n_; ++u) {
-            entry->digest.push_back(u == t ? extend(m.prefix[t][k], step) : m.prefix[u][keep[u]]);
+            digest.push_back(u == b.t ? extend(m.prefix[b.t][b.k], step) : m.prefix[u][keep[u]]);
         }
-        for (const auto& z : node.sleep) {
-            if (contained(*z, *entry, m)) {
-                return; // explored where z is
-            }
+        return {std::move(keep), combine(len, digest)};
+    }
+
+    // The schedule of a mutation (`event`: the new step's, if it has one):
+    // kept if new at b (the novelty check) and realizable.
+    void propose(const Maximal& m, Branch& b, const Step& step,
+                 const std::optional<RfEvent>& event) {
+        const auto [keep, digest] = scheduleOf(m, b, step);
+        if (!b.tried.insert(digest).second) {
+            return;
         }
+        keyBytes_ += kDigestBytes;
         if (auto why = limitReason()) {
             stop_ = *why;
             return;
@@ -703,22 +769,22 @@ class Explorer {
             instance.threads.emplace_back(events.begin(), events.begin() + m.eventsIn[u][keep[u]]);
         }
         if (event) {
-            instance.threads[t].push_back(*event);
+            instance.threads[b.t].push_back(*event);
         }
         std::optional<std::vector<RfWitnessStep>> witness =
             verifyReadsFrom(instance, model_, &checks_);
         if (!witness) {
             return;
         }
-        Child child;
-        child.node.paths.resize(n_);
+        Node child;
+        child.paths.resize(n_);
         for (std::uint32_t u = 0; u < n_; ++u) {
-            child.node.paths[u].assign(m.paths[u].begin(), m.paths[u].begin() + keep[u]);
+            child.paths[u].assign(m.paths[u].begin(), m.paths[u].begin() + keep[u]);
         }
-        child.node.paths[t].push_back(step);
-        child.node.witness = std::move(*witness);
-        child.entry = std::move(entry);
-        children.push_back(std::move(child));
+        child.paths[b.t].push_back(step);
+        child.witness = std::move(*witness);
+        workBytes_ += bytesOf(child);
+        b.pending.push_back(std::move(child));
     }
 
     static RfInstance instanceOf(const std::vector<ThreadRun>& runs) {
@@ -852,6 +918,7 @@ class Explorer {
     std::size_t workBytes_ = 0;                      // of the nodes waiting on the stack
     std::size_t keyBytes_ = 0;                       // of the remembered nodes and classes
     std::unordered_set<Digest, DigestHash> classes_; // explored maximal executions
+    std::vector<Frame> frames_;                      // the explicit stack of calls
     RfCheckStats checks_;
     std::set<std::vector<Value>> outcomes_;
     ExploreResult result_;

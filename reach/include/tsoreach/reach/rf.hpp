@@ -3,25 +3,24 @@
 // executions are equivalent when they have the same events and every read
 // reads from the same write, which is coarser than Shasha-Snir traces.
 //
-// RF-SMC style: only maximal executions are explored. A call gets a node
-// (an execution closed under program order and reads-from, with a witness
-// from the consistency check, reads_from.hpp) and extends it to a maximal
-// execution by an SC run; its class is counted if new. For every step the
-// extension added, each other enabled transition and, for a read, each
-// other write not causally after it is a mutation; its child keeps the
-// node plus the causal pasts of the step's predecessor and of the new
-// source, and is explored if the consistency check realises it (sources
-// that coherence rules out in every execution are dropped before the
-// check). Any maximal execution containing the node contains the child of
-// its first difference with the extension, so every class is explored
-// (induction on what the node lacks). A child explored after a sibling
-// sleeps on it (sleep sets), which drops most repeats before their check;
-// the rest are recognised by a set of 128-bit class digests, so each class
-// is counted exactly once but a class can be explored more than once
-// (`redundant`). Not the paper's bookkeeping (schedules per read,
-// committed reads), which makes every call a new class. Memory: the
-// explicit DFS stack and the class digests. Same limits as dpor: no
-// lock/unlock, cyclic programs only up to a loop bound.
+// RF-SMC (paper 001 digest 3.7, with the bookkeeping of Abdulla et al.
+// OOPSLA'19): only maximal executions are explored, each class once. A call
+// gets a node (an execution closed under program order and reads-from,
+// with a witness from the consistency check, reads_from.hpp) and extends it
+// to a maximal execution by an SC run. Every step the extension added is a
+// branch point: its schedules keep the steps before it in the trace and
+// take another enabled transition or, for a read, another source with that
+// write's causal past. The call and, while the branch point is pending,
+// every call explored below it propose schedules from their writes; a
+// schedule is kept if new there (novelty check on digests) and realizable
+// (sources that coherence rules out are dropped before the check). Branch
+// points are explored from the last to the first. Siblings differ at a slot
+// both have, so no class is explored twice (`redundant` stays 0; the
+// argument is at the top of rf_engine.cpp); completeness follows RF-SMC's
+// and is checked against brute force in tests/rf_test.cpp. Memory: the
+// explicit stack of calls with their branch points and novelty digests,
+// and a digest per explored class (a check that none repeats). Same limits
+// as dpor: no lock/unlock, cyclic programs only up to a loop bound.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -40,7 +39,7 @@ std::optional<std::string> rfUnsupported(const Program& p, std::size_t unroll = 
 // stats.executions: reads-from classes of complete executions; blocked:
 // those of executions stopped by a failed check; events: maximal
 // executions explored (calls); redundant: those of them whose class was
-// explored already (events = executions + blocked + redundant);
+// explored already, 0 by construction (events = executions + blocked);
 // consistencyChecks: reads-from instances decided; outcomes: distinct final
 // registers of complete executions.
 ExploreResult rfExplore(const Program& p, MemoryModel model, const ExploreOptions& options);
