@@ -51,7 +51,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <set>
 #include <stdexcept>
 #include <unordered_set>
