@@ -1,9 +1,10 @@
 #pragma once
 // Reads-from consistency instances for tests and benchmarks: random PSO
 // executions (realizable by construction), random reads-from mutations of
-// them, a brute-force search over all PSO interleavings, and a replay of
-// witnesses.
+// them, a brute-force search over all SC / TSO / PSO interleavings, and a
+// replay of witnesses.
 
+#include "tsoreach/reach/model.hpp"
 #include "tsoreach/reach/reads_from.hpp"
 
 #include <algorithm>
@@ -23,10 +24,12 @@ using reach::RfInstance;
 using reach::RfSource;
 using reach::RfWitnessStep;
 
-// PSO semantics on an instance: per thread one FIFO buffer per address.
-class PsoSim {
+// The semantics of `model` on an instance: one FIFO buffer per thread
+// (PSO: per thread and address); under SC a thread waits for its buffer.
+class InstanceSim {
   public:
-    explicit PsoSim(const RfInstance& x) : x_(x) {}
+    explicit InstanceSim(const RfInstance& x, reach::MemoryModel model = reach::MemoryModel::PSO)
+        : x_(x), model_(model) {}
 
     struct State {
         std::vector<std::uint32_t> next;               // thread events done
@@ -46,8 +49,12 @@ class PsoSim {
         return s;
     }
 
-    // Thread t's buffer entry k is the oldest to its address.
+    // Thread t's buffer entry k may reach memory now: the oldest (SC, TSO)
+    // or the oldest to its address (PSO).
     [[nodiscard]] bool canFlush(const State& s, std::uint32_t t, std::size_t k) const {
+        if (model_ != reach::MemoryModel::PSO) {
+            return k == 0;
+        }
         const Value addr = x_.threads[t][s.buffer[t][k]].addr;
         for (std::size_t j = 0; j < k; ++j) {
             if (x_.threads[t][s.buffer[t][j]].addr == addr) {
@@ -61,6 +68,9 @@ class PsoSim {
     bool threadStep(State& s, std::uint32_t t) const {
         const std::uint32_t i = s.next[t];
         if (i == x_.threads[t].size()) {
+            return false;
+        }
+        if (model_ == reach::MemoryModel::SC && !s.buffer[t].empty()) {
             return false;
         }
         const RfEvent& e = x_.threads[t][i];
@@ -159,8 +169,8 @@ class PsoSim {
         return false;
     }
 
-    // Runs a witness; empty when it is a complete PSO execution that reads
-    // as requested, else what is wrong.
+    // Runs a witness; empty when it is a complete execution that reads as
+    // requested, else what is wrong.
     [[nodiscard]] std::string check(const std::vector<RfWitnessStep>& w) const {
         State s = initial();
         for (const RfWitnessStep& step : w) {
@@ -226,6 +236,7 @@ class PsoSim {
 
   private:
     const RfInstance& x_;
+    reach::MemoryModel model_;
 };
 
 struct GenOptions {
@@ -273,7 +284,7 @@ inline std::vector<RfSource> sourcesOf(const RfInstance& x, Value addr) {
 // another source at random: realizable without mutations, often not with.
 inline RfInstance randomInstance(std::mt19937_64& rng, const GenOptions& o, unsigned mutations) {
     RfInstance x = randomShape(rng, o);
-    PsoSim(x).randomExecution(x, rng);
+    InstanceSim(x).randomExecution(x, rng);
     std::vector<std::pair<std::size_t, std::size_t>> reads;
     for (std::size_t t = 0; t < x.threads.size(); ++t) {
         for (std::size_t i = 0; i < x.threads[t].size(); ++i) {

@@ -22,7 +22,7 @@ using reach::RfEventKind;
 using reach::RfInstance;
 using reach::RfSource;
 using test::GenOptions;
-using test::PsoSim;
+using test::InstanceSim;
 
 std::string show(const RfInstance& x) {
     std::ostringstream out;
@@ -57,7 +57,7 @@ struct Tally {
 
 // Checks one instance three ways; false (with a gtest failure) on disagreement.
 bool crossCheck(const RfInstance& x, bool brute, Tally& tally) {
-    const PsoSim sim(x);
+    const InstanceSim sim(x);
     const auto fresh = reach::verifyReadsFrom(x, MemoryModel::PSO);
     const auto old = reach::detail::verifyReadsFromPsoPerBuffer(x);
     ++tally.instances;
@@ -178,12 +178,12 @@ TEST(ReadsFromPso, FenceWaitsForHeldAddress) {
                     {RfEventKind::Read, 1, RfSource{2, 1}}};
     const auto w = reach::verifyReadsFrom(x, MemoryModel::PSO);
     ASSERT_TRUE(w.has_value());
-    EXPECT_EQ(PsoSim(x).check(*w), "");
+    EXPECT_EQ(InstanceSim(x).check(*w), "");
     // T2 then reads T0's write, which reaches memory at T0's fence at the
     // latest, while T0 reads y's initial value after that fence.
     x.threads[2].push_back({RfEventKind::Read, 0, RfSource{0, 1}});
     x.threads[0][3].source = RfSource{};
-    EXPECT_EQ(reach::verifyReadsFrom(x, MemoryModel::PSO).has_value(), PsoSim(x).realizable());
+    EXPECT_EQ(reach::verifyReadsFrom(x, MemoryModel::PSO).has_value(), InstanceSim(x).realizable());
 }
 
 // Two traces with the same thread events where only the fence map tells
@@ -214,7 +214,7 @@ TEST(ReadsFromPso, FenceMapKeepsTheLiveTrace) {
                             {RfEventKind::Write, 2, {}}};
         const auto w = reach::verifyReadsFrom(x, MemoryModel::PSO);
         ASSERT_TRUE(w.has_value()) << show(x);
-        EXPECT_EQ(PsoSim(x).check(*w), "") << show(x);
+        EXPECT_EQ(InstanceSim(x).check(*w), "") << show(x);
         ++orders;
     } while (std::next_permutation(order.begin(), order.end()));
     EXPECT_EQ(orders, 24U);

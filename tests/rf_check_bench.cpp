@@ -37,7 +37,7 @@ void account(Side& side, double took, const reach::RfCheckStats& stats) {
 }
 
 void replay(const reach::RfInstance& x, const std::optional<std::vector<reach::RfWitnessStep>>& w) {
-    if (w && !test::PsoSim(x).check(*w).empty()) {
+    if (w && !test::InstanceSim(x).check(*w).empty()) {
         std::fprintf(stderr, "a witness does not replay\n");
         std::exit(1);
     }
