@@ -170,8 +170,9 @@ std::string textReport(const Program& p, const Goal& g, const RunInfo& info, con
     if (r.trace && r.trace->steps.empty()) {
         out << "(the initial state satisfies the goal)\n";
     }
-    if (!withStats && r.verdict == reach::Verdict::Unknown) {
-        // How far the search got, which tells whether a larger limit may help.
+    if (!withStats && r.verdict == reach::Verdict::Unknown && r.stats.states > 0) {
+        // How far the search got, which tells whether a larger limit may
+        // help (nothing when the engine refused the program outright).
         out << "(stopped after " << r.stats.states << " states, " << r.stats.transitions
             << " transitions, " << formatSeconds(r.stats.timeSeconds) << " s, peak memory "
             << formatMb(r.stats.peakRssMb) << " MB; --stats for more)\n";
