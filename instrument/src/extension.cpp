@@ -35,8 +35,19 @@ class ExtensionWriter {
             const ThreadId tid(static_cast<std::uint32_t>(i));
             const Thread& th = r_.thread(tid);
             out_.text += "thread " + th.name + "\ninitial " + state(tid, th.initial) + "\n";
+            if (tid == t_) {
+                namePath();
+            }
             for (StateId f : th.finals) {
                 out_.text += "final " + state(tid, f) + "\n";
+                if (tid != t_) {
+                    continue;
+                }
+                for (const StateCopy& c : out_.copies) {
+                    if (c.original == state(f)) {
+                        out_.text += "final " + c.copy + "\n"; // the default goal's copies
+                    }
+                }
             }
             for (TransitionId id : th.transitions) {
                 if (variant_ == ExtensionVariant::Terminating && id == sigma_.front()) {
@@ -120,26 +131,33 @@ class ExtensionWriter {
         return out;
     }
 
+    // Names q̄0..q̄n; q̄i (i >= 1) stands for dst(inst_i) with σ's stores
+    // so far still buffered, so a goal that accepts dst(inst_i) accepts q̄i.
+    void namePath() {
+        const std::size_t n = sigma_.size();
+        qbar_.assign(n + 1, "");
+        qbar_[0] = state(r_.transition(sigma_[0]).from);
+        for (std::size_t i = 1; i <= n; ++i) {
+            qbar_[i] = freshState();
+            out_.copies.push_back({t_, qbar_[i], state(r_.transition(sigma_[i - 1]).to)});
+        }
+    }
+
     void path() {
         const Thread& th = r_.thread(t_);
         const std::size_t n = sigma_.size();
-        std::vector<std::string> qbar(n + 1);
-        qbar[0] = state(r_.transition(sigma_[0]).from);
-        for (std::size_t i = 1; i <= n; ++i) {
-            qbar[i] = freshState();
-        }
-        std::vector<std::size_t> before(n + 1); // records made before inst_i
-        std::size_t count = 0;
+        const std::vector<std::string>& qbar = qbar_;
+        storesUpTo_.assign(n + 1, 0);
+        std::size_t stores = 0;
         for (std::size_t i = 1; i <= n; ++i) {
             const TransitionId id = sigma_[i - 1];
             const Transition& tr = r_.transition(id);
             const LazyOrigin o = origins_[id.index()];
-            before[i] = count;
             switch (tr.instr.kind) {
             case InstrKind::Write: {
-                ++count;
-                ar_.push_back(fresh("$ar" + tag_ + "_" + std::to_string(count)));
-                vr_.push_back(fresh("$vr" + tag_ + "_" + std::to_string(count)));
+                ++stores;
+                ar_.push_back(fresh("$ar" + tag_ + "_" + std::to_string(stores)));
+                vr_.push_back(fresh("$vr" + tag_ + "_" + std::to_string(stores)));
                 // A store of P is issued here; a re-issued store of an earlier
                 // extension (Land) stays in the buffer: nothing happens in P.
                 LazyOrigin issued;
@@ -159,7 +177,7 @@ class ExtensionWriter {
                 const std::string addr = printExpr(r_, th, tr.instr.addr);
                 const std::string reg = th.regNames[tr.instr.reg.index()];
                 std::string cur = qbar[i - 1];
-                for (std::size_t j = count; j >= 1; --j) {
+                for (std::size_t j = stores; j >= 1; --j) {
                     chain(cur, qbar[i],
                           {{"check == " + ar_[j - 1] + " " + addr, {}},
                            {"local " + reg + " " + vr_[j - 1], o}});
@@ -174,44 +192,61 @@ class ExtensionWriter {
                 edge(qbar[i - 1], qbar[i], printInstruction(r_, tr), o);
                 break;
             }
+            storesUpTo_[i] = stores;
         }
-        // Main exit: every record reaches memory, in order, and t continues
-        // after σ's last instruction.
-        chain(qbar[n], state(r_.transition(sigma_.back()).to), reissue(1, count));
+        const StateId last = r_.transition(sigma_.back()).to;
+        // Main exit: every record joins the buffer, in order, and t
+        // continues after σ's last instruction.
+        chain(qbar[n], state(last), reissue(1, count(n)));
         if (variant_ != ExtensionVariant::Terminating) {
             return;
         }
+        // inst_1 is removed, so every step R's t can take while inst_1's
+        // store is buffered needs an exit at every q̄i, and its flush one at
+        // q̄1 and after every load: t's other steps neither see nor are seen,
+        // so a flush after them is one before them (docs/lazy-extension.md,
+        // cases B and F).
+        for (std::size_t i = 1; i < n; ++i) {
+            branchOffs(i);
+            if (i == 1 || r_.transition(sigma_[i - 1]).instr.kind == InstrKind::Read) {
+                flushFirst(i);
+            }
+        }
+    }
+
+    // Stores among inst_1..inst_i.
+    std::size_t count(std::size_t i) const { return storesUpTo_[i]; }
+
+    // Case B: at dst(inst_i), t takes a transition other than inst_{i+1}.
+    // The records join the buffer in order, then t takes it; the removed
+    // inst_1 is taken by entering the extension again at its source.
+    void branchOffs(std::size_t i) {
+        const StateId here = r_.transition(sigma_[i - 1]).to;
         const TransitionId first = sigma_.front();
-        for (std::size_t i = 2; i <= n; ++i) {
-            const Transition& tr = r_.transition(sigma_[i - 1]);
-            // Branch-off exits: t leaves σ at inst_i's source by another
-            // transition (not the removed first one), after re-issuing.
-            for (TransitionId other : th.outgoingOf(tr.from)) {
-                if (other == sigma_[i - 1] || other == first) {
-                    continue;
-                }
-                const Transition& o = r_.transition(other);
-                Steps steps = reissue(1, before[i]);
-                steps.push_back({printInstruction(r_, o), origins_[other.index()]});
-                chain(qbar[i - 1], state(o.to), steps);
+        for (TransitionId other : r_.thread(t_).outgoingOf(here)) {
+            if (other == sigma_[i]) {
+                continue;
             }
-            // Early-flush exits: the first store lands before the load, so
-            // it was not delayed past it; the load runs on R's own path.
-            if (tr.instr.kind == InstrKind::Read) {
-                Steps steps = reissue(1, 1);
-                steps.push_back({"mfence", {}});
-                Steps rest = reissue(2, before[i]);
-                steps.insert(steps.end(), rest.begin(), rest.end());
-                chain(qbar[i - 1], state(tr.from), steps);
+            Steps steps = reissue(1, count(i));
+            if (other == first) {
+                chain(qbar_[i], state(here), steps); // here = src(inst_1): a cycle came back
+                continue;
             }
+            const Transition& o = r_.transition(other);
+            steps.push_back({printInstruction(r_, o), origins_[other.index()]});
+            chain(qbar_[i], state(o.to), steps);
         }
-        // ... and out of q̄1: the first store is not delayed at all (the
-        // same path as the load's exit when σ's second step is a load).
-        if (r_.transition(sigma_[1]).instr.kind != InstrKind::Read) {
-            Steps steps = reissue(1, 1);
-            steps.push_back({"mfence", {}});
-            chain(qbar[1], state(r_.transition(first).to), steps);
-        }
+    }
+
+    // Case F: inst_1's store, the oldest of the records, reaches memory
+    // while t is at dst(inst_i); the younger records join the buffer and
+    // t is back at dst(inst_i) in R's control flow.
+    void flushFirst(std::size_t i) {
+        Steps steps = reissue(1, 1);
+        steps.push_back({"mfence", {}});
+        Steps rest = reissue(2, count(i));
+        steps.insert(steps.end(), rest.begin(), rest.end());
+        chain(qbar_[i], state(r_.transition(sigma_[i - 1]).to), steps);
     }
 
     const Program& r_;
@@ -223,6 +258,8 @@ class ExtensionWriter {
     std::unordered_set<std::string> names_; // of t's states and registers, and new ones
     std::vector<std::string> ar_;           // record j-1: address register
     std::vector<std::string> vr_;           // record j-1: value register
+    std::vector<std::string> qbar_;         // q̄0..q̄n
+    std::vector<std::size_t> storesUpTo_;   // [i]: stores among inst_1..inst_i
     std::size_t counter_ = 0;
     Extension out_;
 };

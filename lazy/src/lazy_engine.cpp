@@ -93,10 +93,71 @@ Size sizeOf(const Program& p) {
     return s;
 }
 
-// One program of the loop: R_k and the origins of its transitions in P.
+// For each thread of R_k, for each of its states, the state of P it stands
+// for: P's states stand for themselves, a state of a buffered path for the
+// state of σ it copies (instrument::StateCopy); none for the states inside
+// an exit or a load's lookup.
+using StatesInP = std::vector<std::vector<StateId>>;
+
+StatesInP identityStates(const Program& p) {
+    StatesInP out(p.threads.size());
+    for (std::size_t t = 0; t < out.size(); ++t) {
+        for (std::size_t s = 0; s < p.threads[t].stateCount(); ++s) {
+            out[t].push_back(StateId(static_cast<std::uint32_t>(s)));
+        }
+    }
+    return out;
+}
+
+StatesInP statesThroughExtension(const Program& r, const StatesInP& rInP,
+                                 std::span<const instrument::StateCopy> copies,
+                                 const Program& next) {
+    StatesInP out(next.threads.size());
+    for (std::size_t t = 0; t < out.size(); ++t) {
+        const Thread& th = next.threads[t];
+        for (const std::string& name : th.stateNames) {
+            StateId inR = findState(r.threads[t], name);
+            if (!inR.valid()) {
+                const auto c = std::find_if(copies.begin(), copies.end(), [&](const auto& x) {
+                    return x.thread.index() == t && x.copy == name;
+                });
+                if (c != copies.end()) {
+                    inR = findState(r.threads[t], c->original);
+                }
+            }
+            out[t].push_back(inR.valid() ? rInP[t][inR.index()] : StateId());
+        }
+    }
+    return out;
+}
+
+// P's goal on R_k: a state is accepted where the state of P it stands for is
+// (Lemma 1 relates R_k's states on a buffered path to P's on σ).
+Goal goalInExtension(const Goal& goal, const Program& rk, const StatesInP& inP) {
+    Goal out(rk);
+    for (std::size_t i = 0; i < goal.termCount(); ++i) {
+        if (i > 0) {
+            out.addTerm();
+        }
+        for (ThreadId t : goal.termThreads(i)) {
+            out.constrain(t);
+            for (std::size_t s = 0; s < inP[t.index()].size(); ++s) {
+                const StateId p = inP[t.index()][s];
+                if (p.valid() && goal.termAccepts(i, t, p)) {
+                    out.accept(t, StateId(static_cast<std::uint32_t>(s)));
+                }
+            }
+        }
+    }
+    return out;
+}
+
+// One program of the loop: R_k, the origins of its transitions in P and the
+// states of P its states stand for.
 struct Stage {
     std::shared_ptr<const Program> program;
     std::shared_ptr<const std::vector<LazyOrigin>> origins;
+    std::shared_ptr<const StatesInP> statesInP;
     Size size;
 };
 
@@ -229,16 +290,18 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             options.progress(line);
         }
     };
-    auto addStage = [&](Program&& r, std::vector<LazyOrigin>&& origins) { // with `lock` held
+    auto addStage = [&](Program&& r, std::vector<LazyOrigin>&& origins,
+                        StatesInP&& statesInP) { // with `lock` held
         Stage s;
         s.size = sizeOf(r);
         s.program = std::make_shared<const Program>(std::move(r));
         s.origins = std::make_shared<const std::vector<LazyOrigin>>(std::move(origins));
+        s.statesInP = std::make_shared<const StatesInP>(std::move(statesInP));
         loop.largestStates = std::max(loop.largestStates, s.size.states);
         loop.largestTransitions = std::max(loop.largestTransitions, s.size.transitions);
         stages.push_back(std::move(s));
     };
-    addStage(Program(program), instrument::identityOrigins(program));
+    addStage(Program(program), instrument::identityOrigins(program), identityStates(program));
 
     const bool threaded = options.jobs >= 2;
     const unsigned oracleJobs = threaded ? options.jobs - 1 : 1;
@@ -288,12 +351,14 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         instrument::Extension ext =
             instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag);
         Program next = parseProgram(ext.text, program.sourceName + " (extension " + tag + ")");
+        StatesInP nextInP =
+            statesThroughExtension(*stage.program, *stage.statesInP, ext.copies, next);
         const std::lock_guard<std::mutex> held(lock);
         if (options.onProgram) {
             options.onProgram(m + 1, ext.text);
         }
         ++loop.extensions;
-        addStage(std::move(next), std::move(ext.origins));
+        addStage(std::move(next), std::move(ext.origins), std::move(nextInP));
         line << "witness from " << oracle.checked << "/" << oracle.attacks
              << " attacks, extending by " << sigma.size() << " steps; " << elapsed() << " s";
         say(line.str());
@@ -349,7 +414,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             goalAt = g;
             wake.notify_all();
         }
-        const Goal rGoal = goalByStateNames(program, goal, *stage.program);
+        const Goal rGoal = goalInExtension(goal, *stage.program, *stage.statesInP);
         const reach::Result scResult =
             reach::runChecked(*sc, *stage.program, rGoal, remaining(options));
         {

@@ -1,12 +1,14 @@
 #pragma once
-// The buffering extension R ⊕ σ of paper 004 (§4.4): for a path σ of one
+// The buffering extension R ⊕ σ of paper 004 (§3): for a path σ of one
 // thread t that starts with a store and ends with a load (no fence, lock or
 // unlock on it), a program in which SC executions can delay σ's stores past
 // σ's loads, as TSO can. σ's stores are recorded in fresh registers
 // (address ar_j, value vr_j), σ's loads read the newest matching record
 // first, else memory, and the exits re-issue the records as ordinary stores
 // in FIFO order. TSO-reachable control states, registers and memory of R
-// are those of R ⊕ σ (Lemma 1), so the lazy engine can iterate on it.
+// are those of R ⊕ σ (Lemma 1), so the lazy engine can iterate on it. The
+// construction, case by case, and the proof of Lemma 1 for acyclic and
+// cyclic threads and for goal states on σ are in docs/lazy-extension.md.
 //
 // Every emitted transition records what it does in terms of the original
 // program P (R is P or an extension of it), so an SC trace of any
@@ -38,19 +40,31 @@ struct LazyOrigin {
 std::vector<LazyOrigin> identityOrigins(const Program& p);
 
 enum class ExtensionVariant : std::uint8_t {
-    // The paper's: σ's first instruction is removed from R, and branch-off
-    // and early-flush exits keep the behaviours that removal would lose.
-    // Successive oracle answers then never repeat, so the loop terminates
-    // on acyclic programs (Thm 3).
+    // The paper's: σ's first instruction is removed from R, and exits at
+    // every state of the buffered path (t leaves σ; inst_1's store reaches
+    // memory) keep the behaviours that removal would lose; a path that
+    // comes back to src(inst_1) enters the extension again. Exact on
+    // cyclic threads too; successive oracle answers never repeat, so the
+    // loop terminates on acyclic programs (Thm 3).
     Terminating,
     // Trencher's: σ's first instruction stays; only the buffered path and
     // its main exit are added. Simpler, no termination guarantee.
     Trencher,
 };
 
+// A state of the buffered path that stands for a state of R: t is at
+// `copy` in R ⊕ σ where t is at `original` in R with some of σ's stores
+// still buffered. A goal that accepts `original` accepts `copy`.
+struct StateCopy {
+    ThreadId thread;
+    std::string copy;     // state name in R ⊕ σ
+    std::string original; // state name in R
+};
+
 struct Extension {
-    std::string text;                // R ⊕ σ as program text
+    std::string text;                // R ⊕ σ as program text; copies of finals are final
     std::vector<LazyOrigin> origins; // by TransitionId of the parsed text
+    std::vector<StateCopy> copies;
 };
 
 // Thrown when σ is not a path of one thread from a store to a load without
