@@ -2,6 +2,7 @@
 // the loop's answers on the litmus tests, each answer checked to be
 // verified and locally minimal (dropping any fence breaks the property).
 
+#include "lazy_regressions.hpp"
 #include "test_util.hpp"
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/parser.hpp"
@@ -145,6 +146,32 @@ end)");
     const robustness::FenceResult saf = robustness::safetyFences(p, *defaultGoal(p), engine, {});
     EXPECT_EQ(saf.outcome, robustness::FenceOutcome::Impossible);
     EXPECT_FALSE(saf.scTrace.steps.empty());
+}
+
+TEST(Fences, ReportedLazyProgramsNeedFences) {
+    // Their goals are TSO-reachable only: "no fences needed" (the answer
+    // before the extension was fixed) would be wrong. The fenced program is
+    // checked again by the explicit engine, independently of the lazy one.
+    for (const test::ReportedPath& c : test::kReportedPaths) {
+        const Program p = test::parse(c.program);
+        if (!p.hasFinals()) {
+            continue;
+        }
+        const Goal g = *defaultGoal(p);
+        lazy::LazyEngine lazyEngine(instrument::ExtensionVariant::Terminating);
+        auto explicitEngine = reach::makeEngine("explicit", reach::MemoryModel::TSO);
+        for (reach::Engine* engine :
+             {static_cast<reach::Engine*>(&lazyEngine), explicitEngine.get()}) {
+            const robustness::FenceResult saf = robustness::safetyFences(p, g, *engine, {});
+            ASSERT_EQ(saf.outcome, robustness::FenceOutcome::Found) << c.name << saf.reason;
+            EXPECT_FALSE(saf.fences.empty()) << c.name << " with " << engine->name();
+            const instrument::FencedProgram fp = instrument::insertFences(p, saf.fences);
+            const reach::Result check =
+                reach::runChecked(*reach::makeEngine("explicit", reach::MemoryModel::TSO),
+                                  fp.program, *defaultGoal(fp.program), {});
+            EXPECT_EQ(check.verdict, reach::Verdict::Unreachable) << c.name;
+        }
+    }
 }
 
 } // namespace
