@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 namespace tsoreach::lazy {
 
@@ -114,18 +115,20 @@ StatesInP statesThroughExtension(const Program& r, const StatesInP& rInP,
                                  const Program& next) {
     StatesInP out(next.threads.size());
     for (std::size_t t = 0; t < out.size(); ++t) {
-        const Thread& th = next.threads[t];
-        for (const std::string& name : th.stateNames) {
-            StateId inR = findState(r.threads[t], name);
-            if (!inR.valid()) {
-                const auto c = std::find_if(copies.begin(), copies.end(), [&](const auto& x) {
-                    return x.thread.index() == t && x.copy == name;
-                });
-                if (c != copies.end()) {
-                    inR = findState(r.threads[t], c->original);
-                }
+        // R's names, and the copies' names as the names they copy.
+        std::unordered_map<std::string_view, StateId> inR;
+        const Thread& rt = r.threads[t];
+        for (std::size_t s = 0; s < rt.stateCount(); ++s) {
+            inR.emplace(rt.stateNames[s], StateId(static_cast<std::uint32_t>(s)));
+        }
+        for (const instrument::StateCopy& c : copies) {
+            if (c.thread.index() == t) {
+                inR.emplace(c.copy, inR.at(c.original));
             }
-            out[t].push_back(inR.valid() ? rInP[t][inR.index()] : StateId());
+        }
+        for (const std::string& name : next.threads[t].stateNames) {
+            const auto found = inR.find(name);
+            out[t].push_back(found != inR.end() ? rInP[t][found->second.index()] : StateId());
         }
     }
     return out;
