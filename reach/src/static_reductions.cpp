@@ -8,9 +8,15 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 namespace tsoreach::reach {
 namespace {
+
+// 64-bit words for a bit per address of a universe of n plus bit 0.
+std::size_t addressWords(std::size_t n) {
+    return (n + 1 + 63) / 64;
+}
 
 // Bit sets of a fixed width, one row per control state of a thread.
 class Rows {
@@ -18,7 +24,12 @@ class Rows {
     Rows(std::size_t rows, std::size_t words) : words_(words), bits_(rows * words, 0) {}
     [[nodiscard]] std::uint64_t* row(std::size_t r) { return &bits_[r * words_]; }
     [[nodiscard]] const std::uint64_t* row(std::size_t r) const { return &bits_[r * words_]; }
-    void set(std::size_t r, std::size_t bit) { row(r)[bit / 64] |= 1ULL << (bit % 64); }
+    void set(std::size_t r, std::size_t bit) {
+        if (bit >= 64 * words_) {
+            throw std::logic_error("bit set row too narrow");
+        }
+        row(r)[bit / 64] |= 1ULL << (bit % 64);
+    }
     [[nodiscard]] bool test(std::size_t r, std::size_t bit) const {
         return ((row(r)[bit / 64] >> (bit % 64)) & 1U) != 0;
     }
@@ -158,30 +169,38 @@ std::vector<std::vector<std::vector<std::uint32_t>>> deadRegisters(const Program
 }
 
 PorTable::PorTable(const Program& p, const Goal& goal) {
-    // Address universe: bit 0 stands for "an address no constant names";
-    // an unbounded access sets every bit.
-    bool computed = false;
+    // The address universe: every constant address and every address of a
+    // bounded computed access (the analysis' per-transition sets, which are
+    // finite even when another access is unbounded and `all` is not).
+    // Address universe[i] is bit i + 1; bit 0 stands for every address
+    // outside the universe, which only unbounded accesses touch, so that
+    // two of them always conflict. An unbounded access sets every bit.
     std::vector<Value> universe;
-    for (const Transition& tr : p.transitions) {
-        if (accessesMemory(tr.instr.kind)) {
-            if (auto a = constantValue(p.expr(tr.instr.addr))) {
-                universe.push_back(*a);
-            } else {
-                computed = true;
-            }
-        }
-    }
     std::optional<AddressSets> sets;
-    if (computed) {
-        sets = accessedAddresses(p);
-        universe.insert(universe.end(), sets->all.values.begin(), sets->all.values.end());
+    for (std::size_t i = 0; i < p.transitions.size(); ++i) {
+        const Instruction& in = p.transitions[i].instr;
+        if (!accessesMemory(in.kind)) {
+            continue;
+        }
+        if (auto a = constantValue(p.expr(in.addr))) {
+            universe.push_back(*a);
+            continue;
+        }
+        if (!sets) {
+            sets = accessedAddresses(p);
+        }
+        const ValueSet& vs = sets->byTransition[i];
+        universe.insert(universe.end(), vs.values.begin(), vs.values.end());
     }
     std::sort(universe.begin(), universe.end());
     universe.erase(std::unique(universe.begin(), universe.end()), universe.end());
-    words_ = (universe.size() + 1 + 63) / 64;
+    words_ = addressWords(universe.size());
     auto bitOf = [&](Value a) {
-        return 1 + static_cast<std::size_t>(std::lower_bound(universe.begin(), universe.end(), a) -
-                                            universe.begin());
+        const auto it = std::lower_bound(universe.begin(), universe.end(), a);
+        if (it == universe.end() || *it != a) {
+            throw std::logic_error("partial-order reduction: address outside its universe");
+        }
+        return 1 + static_cast<std::size_t>(it - universe.begin());
     };
 
     std::size_t rows = 0;

@@ -22,6 +22,36 @@
 // t must also hold no lock/unlock at pc_t, and at least one of its
 // transitions must be enabled (the search falls back to full expansion).
 // This preserves reachability of the goal (Clarke, Grumberg, Peled).
+//
+// Why C1 gives independence. Two transitions a (of t) and b (of u != t)
+// are independent when, in every state where a is enabled, taking b keeps
+// a enabled (and vice versa) and both orders lead to the same state. Under
+// SC a transition's enabledness depends only on its thread's pc and
+// registers and, for lock/unlock, the lock word; its effect changes its
+// thread's pc and registers and at most one memory cell, and what it
+// writes depends on its own registers and, for a read, on the cell it
+// reads. So a and b, neither a lock/unlock, are independent unless one
+// writes a cell the other reads or writes. C1 asks this not only of the
+// transitions u has at pc_u but of every transition u can take later
+// (its future, a backward fixpoint over u's control-flow graph), which is
+// what ample sets need: nothing another thread does before t moves can
+// depend on t's step. Lock and unlock are dependent with every step (a
+// thread holding the lock stops all others), hence "no other thread can
+// still take a lock".
+//
+// Which cells an access may touch: a constant address names one cell; a
+// computed address may touch any value the value-set analysis
+// (value_sets.hpp) allows it, an over-approximation valid on every
+// execution under SC, TSO and PSO; when the analysis bounds it by no finite
+// set it may touch every cell. The tables hold one bit per address of the
+// universe (every constant address and every value of every bounded
+// computed access, however many: a row has as many 64-bit words as the
+// universe needs) plus bit 0 for all the cells outside the universe. An
+// unbounded access sets every bit, so it conflicts with every access that
+// may touch a cell it may touch: each cell of the universe has its bit and
+// the cells outside it are only touched by unbounded accesses, which share
+// bit 0. Two bounded accesses conflict exactly when their sets meet. A
+// transition the analysis finds unreachable gets no bits: it never runs.
 
 #include "state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
