@@ -54,19 +54,36 @@ class Rows {
 
 // Backward fixpoint over thread t's control-flow graph:
 // out[s] |= step(tr, out[to]) for every transition s -> to. `step` merges
-// into out[s] and says whether it changed. A worklist of predecessors keeps
-// it linear in practice on long chains.
+// into out[s] and says whether it changed. The worklist starts with the
+// states in depth-first postorder, successors before their predecessors
+// (where the graph allows), so that on an acyclic graph every state is
+// merged from complete successors, once: a chain of n states costs n
+// merges, not n^2 (each one as wide as the rows).
 template <class Step> void backwardFixpoint(const Program& p, const Thread& th, Step&& step) {
     const std::size_t n = th.stateCount();
     std::vector<std::vector<TransitionId>> incoming(n);
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    Graph g(n);
     for (TransitionId id : th.transitions) {
-        incoming[p.transition(id).to.index()].push_back(id);
+        const Transition& tr = p.transition(id);
+        incoming[tr.to.index()].push_back(id);
+        boost::add_edge(tr.from.index(), tr.to.index(), g);
     }
-    std::vector<std::size_t> work(n);
+    struct Finish : boost::default_dfs_visitor {
+        std::vector<std::size_t>* order;
+        void finish_vertex(std::size_t v, const Graph&) const { order->push_back(v); }
+    };
+    std::vector<std::size_t> work; // popped from the back: postorder reversed
+    work.reserve(n);
+    Finish vis;
+    vis.order = &work;
+    std::vector<boost::default_color_type> colors(n);
+    boost::depth_first_search(
+        g, vis,
+        boost::make_iterator_property_map(colors.begin(), boost::get(boost::vertex_index, g)),
+        th.initial.index());
+    std::reverse(work.begin(), work.end());
     std::vector<std::uint8_t> queued(n, 1);
-    for (std::size_t s = 0; s < n; ++s) {
-        work[s] = n - 1 - s;
-    }
     while (!work.empty()) {
         const std::size_t to = work.back();
         work.pop_back();
