@@ -600,12 +600,14 @@ class Explorer {
         }
     }
 
-    // The channel of thread v's writes to address a (see Maximal::flushed).
-    std::uint32_t channel(const Maximal& m, std::uint32_t v, Value a) const {
+    // The channel of thread v's writes to address a (see Maximal::flushed):
+    // under PSO one of threads x addresses, a product that need not fit in
+    // 32 bits.
+    std::size_t channel(const Maximal& m, std::uint32_t v, Value a) const {
         if (model_ == MemoryModel::TSO) {
             return v;
         }
-        return v * static_cast<std::uint32_t>(m.addrIndex.size()) + m.addrIndex.at(a);
+        return std::size_t{v} * m.addrIndex.size() + m.addrIndex.at(a);
     }
 
     void flushedOrder(Maximal& m,
@@ -639,13 +641,13 @@ class Explorer {
                 const std::uint32_t u = s.source.thread;
                 const std::uint32_t q = m.runs[u].eventStep[s.source.index];
                 join(v, m.flushed[u][q]);
-                const std::uint32_t c = channel(m, u, m.runs[u].events[s.source.index].addr);
+                const std::size_t c = channel(m, u, m.runs[u].events[s.source.index].addr);
                 v[c] = std::max(v[c], m.writeNo[u][q] + 1);
             } else if (kind == InstrKind::Mfence) {
                 const ThreadRun& run = m.runs[t];
                 for (std::uint32_t i = 0; i < run.events.size() && run.eventStep[i] < k; ++i) {
                     if (run.events[i].kind == RfEventKind::Write) {
-                        const std::uint32_t c = channel(m, t, run.events[i].addr);
+                        const std::size_t c = channel(m, t, run.events[i].addr);
                         v[c] = std::max(v[c], m.writeNo[t][run.eventStep[i]] + 1);
                     }
                 }
@@ -664,7 +666,7 @@ class Explorer {
             return false;
         }
         const Lengths& before = m.flushed[t][k - 1];
-        std::uint32_t sourceChannel = 0;
+        std::size_t sourceChannel = 0;
         std::uint32_t sourceStep = 0;
         if (!source.initial()) {
             sourceChannel = channel(m, source.thread, addr);
@@ -672,7 +674,7 @@ class Explorer {
         }
         for (std::uint32_t v = 0; v < n_; ++v) {
             const ThreadRun& run = m.runs[v];
-            const std::uint32_t c = channel(m, v, addr);
+            const std::size_t c = channel(m, v, addr);
             for (std::uint32_t i = 0; i < run.events.size(); ++i) {
                 if (run.events[i].kind != RfEventKind::Write || run.events[i].addr != addr) {
                     continue;
