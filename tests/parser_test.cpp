@@ -1,11 +1,13 @@
 // Parser of language.md: the Program built from good input (names, canonical
 // state numbering, expressions in prefix order, outgoing index, source lines),
 // the exact position and message of every kind of input error, inputs far too
-// large or too deep for a recursive parser, and the shared corpus.
+// large or too deep for a recursive parser or for 32-bit ids, and the shared
+// corpus.
 
 #include "test_util.hpp"
 #include "tsoreach/lang/expr.hpp"
 #include "tsoreach/lang/parser.hpp"
+#include "tsoreach/lang/rmm.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,6 +22,8 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <sys/mman.h>
 #include <vector>
 
 namespace tsoreach {
@@ -562,6 +566,51 @@ TEST(ParserHuge, TenMegabyteTokenIsShortenedInTheMessage) {
         }
     });
     EXPECT_LT(elapsed, kQuick);
+}
+
+// Untouched zero pages, mapped but never backed: a text of any length that
+// costs nothing unless it is read.
+class ZeroPages {
+  public:
+    explicit ZeroPages(std::size_t n)
+        : n_(n),
+          p_(::mmap(nullptr, n, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)) {}
+    ZeroPages(const ZeroPages&) = delete;
+    ZeroPages& operator=(const ZeroPages&) = delete;
+    ~ZeroPages() {
+        if (p_ != MAP_FAILED) {
+            ::munmap(p_, n_);
+        }
+    }
+    [[nodiscard]] bool ok() const { return p_ != MAP_FAILED; }
+    [[nodiscard]] std::string_view text() const { return {static_cast<const char*>(p_), n_}; }
+
+  private:
+    std::size_t n_;
+    void* p_;
+};
+
+TEST(ParserHuge, TextsBeyondTheSizeLimitAreRefusedUnread) {
+    // Ids, lines and columns are 32 bits wide; the limit on the text is what
+    // keeps them from wrapping (source.hpp). The text is refused before any
+    // byte is read, in either language.
+    const ZeroPages huge(kMaxSourceBytes + 1);
+    ASSERT_TRUE(huge.ok());
+    for (bool rmm : {false, true}) {
+        try {
+            if (rmm) {
+                (void)translateRmm(huge.text(), "huge.rmm");
+            } else {
+                (void)parseProgram(huge.text(), "huge.txt");
+            }
+            ADD_FAILURE() << "no error";
+        } catch (const InputError& e) {
+            EXPECT_EQ(e.pos().line, 0U);
+            EXPECT_NE(e.message().find("more than the 2147483647 a program may have"),
+                      std::string::npos)
+                << e.message().substr(0, 200);
+        }
+    }
 }
 
 TEST(ParserHuge, TenMegabyteRegisterNameIsValid) {

@@ -33,6 +33,10 @@ std::string readProgramText(const std::string& path) {
     if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
         throw InputError(path, {}, "is not a regular file");
     }
+    // Longer files are refused before they are read whole.
+    if (const auto bytes = std::filesystem::file_size(path, ec); !ec) {
+        checkSourceSize(bytes, path);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw InputError(path, {}, std::string("cannot open file: ") + std::strerror(errno));

@@ -431,6 +431,7 @@ class Parser {
 } // namespace
 
 Program parseProgram(std::string_view text, std::string sourceName) {
+    checkSourceSize(text.size(), sourceName); // keeps ids and positions in 32 bits
     return Parser(text, std::move(sourceName)).run();
 }
 

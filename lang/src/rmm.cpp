@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -1051,6 +1052,12 @@ struct ThreadBuilder {
     std::vector<Edge> edges;
 
     std::uint32_t fresh() {
+        // The translation is parsed again, under kMaxSourceBytes, so a
+        // thread never gets near 2^32 states; this keeps ids from wrapping
+        // on the way there.
+        if (parent.size() >= kMaxSourceBytes) {
+            throw std::length_error("the translation of a process needs more than 2^31 states");
+        }
         parent.push_back(static_cast<std::uint32_t>(parent.size()));
         label.emplace_back();
         return parent.back();
@@ -1806,6 +1813,7 @@ class Translator {
 } // namespace
 
 RmmTranslation translateRmm(std::string_view text, const std::string& sourceName) {
+    checkSourceSize(text.size(), sourceName); // keeps positions in 32 bits
     std::vector<Tok> toks = Preprocessor(sourceName).run(lexRmm(text, sourceName));
     const Test test = RmmParser(std::move(toks), sourceName).run();
     Translator tr(test, sourceName);

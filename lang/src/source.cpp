@@ -18,4 +18,13 @@ InputError::InputError(std::string file, SourcePos pos, std::string message)
     : std::runtime_error(render(file, pos, message)), file_(std::move(file)), pos_(pos),
       message_(std::move(message)) {}
 
+void checkSourceSize(std::size_t bytes, const std::string& sourceName) {
+    if (bytes > kMaxSourceBytes) {
+        throw InputError(sourceName, {},
+                         "the program text has " + std::to_string(bytes) +
+                             " bytes, more than the " + std::to_string(kMaxSourceBytes) +
+                             " a program may have");
+    }
+}
+
 } // namespace tsoreach

@@ -1,6 +1,7 @@
 #pragma once
 // Source positions and the typed input error that carries them.
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -27,5 +28,22 @@ class InputError : public std::runtime_error {
     SourcePos pos_;
     std::string message_;
 };
+
+// The longest program text the front ends read: 2^31 - 1 bytes. Every
+// thread, control state, register, transition and expression node of a
+// parsed program is named by a token of its own (a state or register by
+// its first use), and tokens are at least one byte followed by a separator,
+// so each count is below 2^30, and every line and column below 2^31. That
+// is what lets ids (ids.hpp, 32 bits, all ones invalid), source positions,
+// expression references (ExprRef) and the engines' 32-bit indices that
+// derive from them fit, also for programs a transformation builds from a
+// parsed one with at most twice its states and transitions before it is
+// parsed again (fences, unrolling and the attack and buffering programs are
+// all parsed again, under the same limit).
+constexpr std::size_t kMaxSourceBytes = (std::size_t{1} << 31) - 1;
+
+// Throws InputError (no position) when a text of `bytes` is longer than
+// kMaxSourceBytes.
+void checkSourceSize(std::size_t bytes, const std::string& sourceName);
 
 } // namespace tsoreach
