@@ -94,9 +94,11 @@ LoadedTrace parseTraceJson(const Program& p, std::string_view text, const std::s
         if (js.contains("instruction") && js["instruction"].is_string()) {
             text = js["instruction"].get<std::string>();
         }
-        std::optional<std::uint32_t> line;
+        // Read in 64 bits: get<std::uint32_t> would wrap a larger line onto
+        // a small one, which may name another transition.
+        std::optional<std::uint64_t> line;
         if (js.contains("line") && js["line"].is_number_unsigned()) {
-            line = js["line"].get<std::uint32_t>();
+            line = js["line"].get<std::uint64_t>();
         }
         TransitionId match;
         for (TransitionId id : th.transitions) {
@@ -108,7 +110,7 @@ LoadedTrace parseTraceJson(const Program& p, std::string_view text, const std::s
             if (text && printInstruction(p, tr) != *text) {
                 continue;
             }
-            if (line && tr.pos.line != *line) {
+            if (line && std::uint64_t{tr.pos.line} != *line) {
                 continue;
             }
             match = id;

@@ -284,6 +284,11 @@ TEST_F(Cli, InputAndUsageErrorsExitTwo) {
         {"replay " + sb + " " +
              write("notrans.json", R"([{"thread":"t0","kind":"write","from":"a","to":"c"}])"),
          "has no write transition a -> c"},
+        // Line 2^32 + 5 is not line 5, where that write is.
+        {"replay " + sb + " " +
+             write("bigline.json",
+                   R"([{"thread":"t0","kind":"write","from":"a","to":"b","line":4294967301}])"),
+         "has no write transition a -> b"},
         {"reach " + sb + " --model arm", "--model"},
         {"reach " + sb + " --search sideways", "--search"},
         {"reach " + sb + " --goal t9=a", "no thread named 't9'"},
