@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -153,7 +154,8 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                     break;
                 }
                 if (store.size() >= StateStore::maxStates) {
-                    stopReason = "more than 2^32 states";
+                    stopReason = "more than " + std::to_string(StateStore::maxStates) +
+                                 " states, the most the state store holds";
                     break;
                 }
                 if (!store.insert(succs[k].key)) {
@@ -186,6 +188,11 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
                 preloaded = stack.back();
             }
         }
+    } catch (const std::length_error& e) {
+        // A state longer than the store's blocks: a limit of the store, not
+        // an answer.
+        result.reason = e.what();
+        return finish(Verdict::Unknown, store.size());
     } catch (const std::bad_alloc&) {
         // Free the search without allocating before building the result.
         const std::size_t states = store.size();

@@ -71,9 +71,15 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
         bound_ = bufferBounds(p, o.bufferBound);
     }
 
-    std::vector<std::vector<std::vector<std::uint32_t>>> dead;
     if (o.liveRegisters) {
-        dead = deadRegisters(p);
+        deadWords_ = deadRegisters(p);
+        for (std::size_t t = 0; t < threadCount_; ++t) {
+            for (std::vector<std::uint32_t>& regs : deadWords_[t]) {
+                for (std::uint32_t& r : regs) {
+                    r = static_cast<std::uint32_t>(regBase_[t] + r); // below fixedWords_
+                }
+            }
+        }
     }
     if constexpr (!Policy::buffered) {
         if (o.partialOrder && goal != nullptr) {
@@ -107,12 +113,8 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
                     }
                 }
                 c.id = id;
-                if (!dead.empty()) {
-                    c.deadBegin = static_cast<std::uint32_t>(deadWords_.size());
-                    for (std::uint32_t r : dead[t][tr.to.index()]) {
-                        deadWords_.push_back(static_cast<std::uint32_t>(regBase_[t] + r));
-                    }
-                    c.deadEnd = static_cast<std::uint32_t>(deadWords_.size());
+                if (!deadWords_.empty()) {
+                    c.dead = deadWords_[t][tr.to.index()];
                 }
                 compiled_.push_back(c);
             }

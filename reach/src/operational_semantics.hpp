@@ -11,6 +11,16 @@
 //   (address, value) pairs of every other non-zero memory cell, by address.
 // Cells that hold 0 are left out of the pairs, so equal memories encode
 // equally and programs that compute addresses still have canonical states.
+//
+// Widths. The words before the buffers (fixedWords_) count threads,
+// registers and constant addresses, each named by a token of its own, so
+// they are fewer than 2^31 (kMaxSourceBytes, lang/source.hpp): their
+// indices fit Compiled::regWord, the dead-register words and Compiled::slot
+// (an int). Transition ids and the indices into compiled_ are below the
+// transition count, so 32 bits. A StepCode holds a transition id (32 bits)
+// or a thread (below 2^31) and a buffer entry: a state is at most 4 MiB
+// packed (StateStore, at least a byte a word), so an entry index is below
+// 2^22. StepDelta's word indices are below a state's length, likewise.
 
 #include "state_store.hpp"
 #include "static_reductions.hpp"
@@ -77,6 +87,8 @@ template <class Policy> class OperationalSemantics {
     // `goal` decides which steps are visible to partial-order reduction;
     // without one (or with o.por off, or under TSO/PSO) nothing is reduced.
     OperationalSemantics(const Program& p, const Options& o, const Goal* goal = nullptr);
+    OperationalSemantics(const OperationalSemantics&) = delete;
+    OperationalSemantics& operator=(const OperationalSemantics&) = delete;
 
     void initialState(std::vector<StateWord>& out) const;
 
@@ -319,8 +331,8 @@ template <class Policy> class OperationalSemantics {
                 break;
             }
             set(t, c.to);
-            for (std::uint32_t d = c.deadBegin; d < c.deadEnd; ++d) {
-                set(deadWords_[d], 0);
+            for (std::uint32_t w : c.dead) {
+                set(w, 0);
             }
             if constexpr (!Policy::buffered) {
                 if (compress_) {
@@ -356,10 +368,10 @@ template <class Policy> class OperationalSemantics {
         std::span<const ExprNode> value;
         std::span<const ExprNode> addr;
         TransitionId id;
-        // deadWords_[deadBegin, deadEnd): registers dead at `to`, zeroed
-        // after the step (live-register reduction).
-        std::uint32_t deadBegin = 0;
-        std::uint32_t deadEnd = 0;
+        // The state words of the registers dead at `to`, zeroed after the
+        // step (live-register reduction): a view of deadWords_, shared by
+        // the transitions into `to`.
+        std::span<const std::uint32_t> dead;
     };
 
     // The common shapes, a leaf or an operator on two leaves, without a
@@ -519,7 +531,9 @@ template <class Policy> class OperationalSemantics {
     std::vector<Compiled> compiled_; // grouped by (thread, source state)
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> outgoing_;
     std::vector<Value> exprStack_;
-    std::vector<std::uint32_t> deadWords_;
+    // By thread, by control state: the state words of the registers dead
+    // there. Compiled::dead views them, so the semantics is not copied.
+    std::vector<std::vector<std::vector<std::uint32_t>>> deadWords_;
     std::optional<PorTable> por_; // SC with --por on only
     bool compress_ = false;       // chain compression (with por_)
     StepDelta delta_;             // of the successor being emitted

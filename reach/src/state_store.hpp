@@ -35,9 +35,15 @@ using StateIndex = std::uint32_t;
 
 class StateStore {
   public:
-    static constexpr StateIndex maxStates = 0xfffffffeU;
+    // The most states a store holds: below the table's largest size of
+    // 2^32 slots at its load factor of 3/4, so the table never needs to
+    // grow past it (grow() cannot fail), and below the 32 bits of a
+    // StateIndex with room for the search's "no parent" (all ones).
+    static constexpr StateIndex maxStates = 3U << 30;
 
-    StateStore() : table_(std::size_t{1} << initialBits, Slot{}) {}
+    StateStore() : table_(std::size_t{1} << initialBits, Slot{}) {
+        static_assert(std::uint64_t{maxStates} * 4 <= (std::uint64_t{1} << 32) * 3);
+    }
 
     [[nodiscard]] std::size_t size() const { return offsets_.size(); }
 
