@@ -16,6 +16,11 @@ namespace tsoreach::reach {
 
 namespace {
 
+// Event indices, clock entries and process numbers are 32 bits. An
+// execution of an acyclic program (cyclic ones are unrolled into a program
+// that is parsed again) has at most one instruction event per transition
+// and one update per write, fewer than 2^31 in all (kMaxSourceBytes,
+// lang/source.hpp), so kNone is never an event.
 constexpr std::uint32_t kNone = 0xffffffffU;
 
 // A vector clock over processes (threads, then auxiliary threads).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace tsoreach::reach {
 
@@ -15,6 +16,14 @@ class Indexed {
   public:
     Indexed(const RfInstance& in, MemoryModel model) : in_(in), model_(model) {
         const std::size_t threads = in.threads.size();
+        // Event ids are 32 bits, and the closure has two nodes per event.
+        std::size_t total = 0;
+        for (const auto& evs : in.threads) {
+            total += evs.size();
+        }
+        if (total >= (std::size_t{1} << 31) || threads >= RfSource::initialSource) {
+            throw std::length_error("a reads-from instance with 2^31 events or more");
+        }
         offset_.resize(threads + 1, 0);
         for (std::size_t t = 0; t < threads; ++t) {
             offset_[t + 1] = offset_[t] + static_cast<std::uint32_t>(in.threads[t].size());
