@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 namespace tsoreach::reach {
 namespace {
@@ -45,7 +46,8 @@ class Rows {
         return changed;
     }
     [[nodiscard]] std::size_t words() const { return words_; }
-    [[nodiscard]] const std::vector<std::uint64_t>& bits() const { return bits_; }
+    // Moves the bits out (the rows are empty afterwards).
+    [[nodiscard]] std::vector<std::uint64_t> take() { return std::move(bits_); }
 
   private:
     std::size_t words_;
@@ -324,10 +326,10 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
             return changed;
         });
     }
-    curRead_ = curRead.bits();
-    curWrite_ = curWrite.bits();
-    futWrite_ = futWrite.bits();
-    futAccess_ = futRead.bits();
+    curRead_ = curRead.take();
+    curWrite_ = curWrite.take();
+    futWrite_ = futWrite.take();
+    futAccess_ = futRead.take();
     for (std::size_t k = 0; k < futAccess_.size(); ++k) {
         futAccess_[k] |= futWrite_[k];
     }
