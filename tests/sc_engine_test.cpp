@@ -372,12 +372,12 @@ TEST(ScEngine, ManyAddressesNeedNoFences) {
 }
 
 TEST(ScEngine, ReductionTablesOfALongChainTakeOnePass) {
-    // A chain of 6000 reads of distinct computed addresses: the future of
+    // A chain of 8000 reads of distinct computed addresses: the future of
     // each control state holds every later address, so the reduction's
-    // rows are 94 words wide. Filling them from the chain's end takes one
+    // rows are 126 words wide. Filling them from the chain's end takes one
     // merge per state; from its start (as the fixpoint once did) every
     // new address ran back down the whole chain, n^2 wide merges, seconds.
-    constexpr int n = 6000;
+    constexpr int n = 8000;
     std::string text = "thread A initial q0 final q" + std::to_string(2 * n) + "\n";
     for (int k = 0; k < n; ++k) {
         text += "transition q" + std::to_string(2 * k) + " q" + std::to_string(2 * k + 1) +
@@ -388,7 +388,8 @@ TEST(ScEngine, ReductionTablesOfALongChainTakeOnePass) {
     const auto start = std::chrono::steady_clock::now();
     EXPECT_EQ(runSc(text).verdict, Verdict::Reachable);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    EXPECT_LT(took.count(), 4.0); // about 0.1 s in a release build
+    // About 0.3 s in a release build, 2 s under the sanitizers; 18 s before.
+    EXPECT_LT(took.count(), 10.0);
 }
 
 TEST(ScEngine, ZeroedComputedCellsEncodeLikeUntouchedOnes) {
