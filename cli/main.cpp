@@ -8,11 +8,11 @@
 #include "tsoreach/lang/load.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/stop.hpp"
 #include "tsoreach/lang/validate.hpp"
 #include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
-#include "tsoreach/reach/interrupt.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/reach/rf.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
@@ -102,17 +102,6 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The wall-clock time at which a command of many searches stops them all
-// (none for 0 seconds).
-std::chrono::steady_clock::time_point deadlineAfter(double seconds) {
-    if (seconds <= 0) {
-        return {};
-    }
-    return std::chrono::steady_clock::now() +
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-               std::chrono::duration<double>(seconds));
-}
-
 // Without --max-memory a search stops at 80% of the memory available when
 // it starts (MemAvailable: free memory plus what the kernel can reclaim; the
 // resident size is measured as the search runs), so a search too large for
@@ -141,6 +130,16 @@ std::uint64_t memoryLimitMb(std::uint64_t given) {
     const double mb =
         static_cast<double>(pages) * static_cast<double>(pageSize) / (1024.0 * 1024.0);
     return static_cast<std::uint64_t>(mb * 0.8);
+}
+
+// The stop condition of one command, made where the command starts: its
+// deadline and memory limit hold for every search and static pass the
+// command runs, however many (docs/architecture.md, "Limits").
+StopCondition commandStop(double timeoutSeconds, std::uint64_t maxMemory) {
+    StopCondition stop;
+    stop.setTimeout(timeoutSeconds);
+    stop.setMemoryLimitMb(memoryLimitMb(maxMemory));
+    return stop;
 }
 
 constexpr const char* kMemoryHelp = " (default: 80% of the memory available at start; 0: no limit)";
@@ -317,11 +316,10 @@ struct ExploreArgs {
 int runExplore(const ExploreArgs& a, Context& ctx) {
     ctx.model = a.model;
     ctx.engine = a.engine;
+    reach::ExploreOptions o;
+    o.limits.stop = commandStop(a.timeout, a.maxMemory);
     const reach::MemoryModel model = *reach::memoryModelFromName(a.model);
     Program program = loadProgramFile(a.file, ctx.input).program;
-    reach::ExploreOptions o;
-    o.limits.timeoutSeconds = a.timeout;
-    o.limits.maxMemoryMb = memoryLimitMb(a.maxMemory);
     o.limits.maxStates = a.maxStates;
     o.unroll = a.unroll;
     std::string traces;
@@ -381,6 +379,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     ctx.model = a.model;
     const std::string engine = !a.engine.empty() ? a.engine : a.model == "pso" ? "dpor" : "attacks";
     ctx.engine = engine;
+    const StopCondition stop = commandStop(a.timeout, a.maxMemory);
     Program program = loadProgramFile(a.file, ctx.input).program;
     if (a.model == "sc") {
         throw UsageError("every program is robust against sc: use --model tso or pso");
@@ -391,8 +390,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     }
     if (engine == "dpor") {
         reach::Options limits;
-        limits.timeoutSeconds = a.timeout;
-        limits.maxMemoryMb = memoryLimitMb(a.maxMemory);
+        limits.stop = stop;
         limits.maxStates = a.maxStates;
         limits.unroll = a.unroll;
         const robustness::ExploredRobustness r = robustness::robustnessByExploration(
@@ -419,9 +417,7 @@ int runRobust(const RobustArgs& a, Context& ctx) {
     }
     reach::Options options;
     options.maxStates = a.maxStates;
-    options.timeoutSeconds = a.timeout;
-    options.deadline = deadlineAfter(a.timeout);
-    options.maxMemoryMb = memoryLimitMb(a.maxMemory);
+    options.stop = stop;
     options.partialOrder = a.por == "on";
     options.liveRegisters = a.live == "on";
     const auto start = std::chrono::steady_clock::now();
@@ -449,6 +445,8 @@ int runRobust(const RobustArgs& a, Context& ctx) {
 
 int runReach(const ReachArgs& a, Context& ctx) {
     ctx.model = a.model;
+    cli::RunInfo info;
+    info.options.stop = commandStop(a.timeout, a.maxMemory);
     LoadedProgram input = loadProgramFile(a.file, ctx.input);
     Program& program = input.program;
     reach::MemoryModel model = *reach::memoryModelFromName(a.model);
@@ -462,15 +460,12 @@ int runReach(const ReachArgs& a, Context& ctx) {
 
     std::optional<Goal> goal = chooseGoal(program, a.goals, a.file, input.goal);
 
-    cli::RunInfo info;
     info.command = "reach";
     info.file = a.file;
     info.model = model;
     info.engine = ctx.engine;
     info.options.search = *reach::searchOrderFromName(a.search);
     info.options.maxStates = a.maxStates;
-    info.options.timeoutSeconds = a.timeout;
-    info.options.maxMemoryMb = memoryLimitMb(a.maxMemory);
 
     info.options.bufferBound = a.bufferBound;
     info.options.partialOrder = a.por == "on";
@@ -538,14 +533,12 @@ struct FencesArgs {
 // fence set can give the property, 3 unknown.
 int runFences(const FencesArgs& a, Context& ctx) {
     ctx.model = a.model;
+    robustness::FenceOptions options;
+    options.search.stop = commandStop(a.timeout, a.maxMemory);
     LoadedProgram input = loadProgramFile(a.file, ctx.input);
     Program& program = input.program;
     const reach::MemoryModel model = *reach::memoryModelFromName(a.model);
-    robustness::FenceOptions options;
     options.search.maxStates = a.maxStates;
-    options.search.timeoutSeconds = a.timeout;
-    options.search.deadline = deadlineAfter(a.timeout);
-    options.search.maxMemoryMb = memoryLimitMb(a.maxMemory);
     options.search.bufferBound = a.bufferBound;
     options.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     options.search.jobs = options.jobs;
@@ -944,7 +937,7 @@ int run(int argc, char** argv, Context& ctx) {
 } // namespace
 
 extern "C" void onInterrupt(int /*signal*/) {
-    reach::requestInterrupt();
+    requestInterrupt();
 }
 
 int main(int argc, char** argv) {
@@ -967,6 +960,11 @@ int main(int argc, char** argv) {
     } catch (const std::system_error& e) {
         std::cerr << "tsoreach: error: " << e.what() << '\n';
         return exitInput;
+    } catch (const Stopped& e) {
+        // A stop condition that a pass saw outside any search (e.g. an
+        // interrupt while the input is parsed): a limit, not a bug.
+        std::cout << "unknown: " << e.what() << '\n';
+        return exitUnknown;
     } catch (const std::bad_alloc&) {
         // Memory ran out before a limit check saw it: a limit, not a bug.
         std::cout << "unknown: out of memory (the allocation failed before --max-memory was "

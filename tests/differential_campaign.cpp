@@ -143,7 +143,7 @@ void runModel(const Program& p, const Goal& goal, MemoryModel model, Clock::time
                 check.timedOut = true;
                 return;
             }
-            o.timeoutSeconds = seconds;
+            o.stop.setTimeout(seconds);
             Answer a{who, model, Verdict::Unknown, "", false};
             try {
                 auto engine = info->make(model);

@@ -235,7 +235,7 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
                     o.search = order;
                     o.partialOrder = por;
                     o.liveRegisters = live;
-                    o.timeoutSeconds = 60; // a hang must not stall CI
+                    o.stop.setTimeout(60); // a hang must not stall CI
                     o.bufferBound = kEngineBufferBound;
                     o.maxIterations = 8; // lazy on cyclic programs: may not converge
                     reach::Result r;

@@ -100,7 +100,7 @@ TEST_P(ExampleVerdict, MatchesHeader) {
     auto engine = lazy::makeAnyEngine(c.engine, c.model);
     reach::Options o;
     o.search = c.search;
-    o.timeoutSeconds = 120; // examples are small; a hang must not stall CI
+    o.stop.setTimeout(120); // examples are small; a hang must not stall CI
     reach::Result r = reach::runChecked(*engine, p, *goal, o);
     EXPECT_EQ(r.verdict, expected[c.model]) << c.file << " under " << reach::name(c.model) << ": "
                                             << reach::name(r.verdict) << " " << r.reason;

@@ -115,7 +115,7 @@ TEST(Rf, VerdictsEqualDporAndExplicit) {
         }
         for (MemoryModel m : kModels) {
             reach::Options o;
-            o.timeoutSeconds = 20;
+            o.stop.setTimeout(20);
             auto rf = reach::makeEngine("rf", m);
             auto explicitEngine = reach::makeEngine("explicit", m);
             const reach::Result a = reach::runChecked(*rf, p, *goal, o);

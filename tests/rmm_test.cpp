@@ -23,7 +23,7 @@ Verdict verdict(const std::string& text, MemoryModel m) {
     RmmTranslation t = translateRmm(text, "test.rmm");
     auto engine = lazy::makeAnyEngine("explicit", m);
     reach::Options o;
-    o.timeoutSeconds = 60;
+    o.stop.setTimeout(60);
     return reach::runChecked(*engine, t.program, t.goal, o).verdict;
 }
 

@@ -460,7 +460,7 @@ thread b initial p final z transition p q noop transition q r noop end)",
 
 TEST(ScEngine, TimeoutGivesUnknown) {
     reach::Options o;
-    o.timeoutSeconds = 0.2;
+    o.stop.setTimeout(0.2);
     reach::Result r = runSc(kUnbounded, o);
     EXPECT_EQ(r.verdict, Verdict::Unknown);
     EXPECT_NE(r.reason.find("--timeout"), std::string::npos) << r.reason;
@@ -469,7 +469,7 @@ TEST(ScEngine, TimeoutGivesUnknown) {
 
 TEST(ScEngine, MemoryLimitGivesUnknown) {
     reach::Options o;
-    o.maxMemoryMb = 1; // below any process's resident size
+    o.stop.setMemoryLimitMb(1); // below any process's resident size
     reach::Result r = runSc(kUnbounded, o);
     EXPECT_EQ(r.verdict, Verdict::Unknown);
     EXPECT_NE(r.reason.find("--max-memory"), std::string::npos) << r.reason;

@@ -152,9 +152,10 @@ TEST(ValueSets, ChecksNarrowByEachComparison) {
 TEST(ValueSets, CancelStopsTheAnalysis) {
     const Program p = test::parse(test::randomProgram(7));
     std::atomic<bool> cancel{true};
-    EXPECT_THROW(accessedAddresses(p, kDefaultValueSetLimit, &cancel), Cancelled);
+    const StopCondition stop = StopCondition().orWhen(cancel);
+    EXPECT_THROW(accessedAddresses(p, kDefaultValueSetLimit, stop), Stopped);
     cancel = false;
-    EXPECT_NO_THROW(accessedAddresses(p, kDefaultValueSetLimit, &cancel));
+    EXPECT_NO_THROW(accessedAddresses(p, kDefaultValueSetLimit, stop));
 }
 
 } // namespace

@@ -52,8 +52,9 @@ void distancesFrom(const FenceFreeGraph& g, StateId from, std::vector<std::int64
 // has a constant address.
 class AttackWriter {
   public:
-    AttackWriter(const Program& p, const Attack& attack, const AddressSets& sets)
-        : p_(p), attack_(attack), sets_(sets) {
+    AttackWriter(const Program& p, const Attack& attack, const AddressSets& sets,
+                 const StopCondition& stop)
+        : p_(p), attack_(attack), sets_(sets), poll_(stop) {
         checkSupported(p, sets);
         addrs_ = sets_.all.values;
         // Shadow cells live above every address of the program.
@@ -134,6 +135,10 @@ class AttackWriter {
 
     void edge(const std::string& from, const std::string& to, const std::string& instr,
               StepOrigin origin = {}) {
+        // Programs of thousands of transitions take seconds to instrument.
+        if (out_.origins.size() % 64 == 0) {
+            poll_.throwIfStopped();
+        }
         out_.text += "transition " + from + " " + to + " " + instr + "\n";
         out_.origins.push_back(origin);
     }
@@ -387,6 +392,7 @@ class AttackWriter {
     const Program& p_;
     Attack attack_;
     const AddressSets& sets_;
+    StopPoll poll_;
     std::vector<Value> addrs_; // every address the program can access, sorted
     Value base_ = 0;
     std::string scratch_;   // scratch register
@@ -399,7 +405,8 @@ class AttackWriter {
 
 } // namespace
 
-std::vector<Attack> candidateAttacks(const Program& p, CancelFlag cancel) {
+std::vector<Attack> candidateAttacks(const Program& p, const StopCondition& stop) {
+    StopPoll poll(stop);
     std::vector<Attack> out;
     std::vector<std::int64_t> dist;
     std::vector<TransitionId> loads;
@@ -417,7 +424,7 @@ std::vector<Attack> candidateAttacks(const Program& p, CancelFlag cancel) {
             if (store.instr.kind != InstrKind::Write) {
                 continue;
             }
-            throwIfCancelled(cancel);
+            poll.throwIfStopped();
             distancesFrom(g, store.to, dist);
             for (TransitionId l : loads) {
                 const std::int64_t d = dist[p.transition(l).from.index()];
@@ -437,11 +444,12 @@ std::vector<Attack> candidateAttacks(const Program& p, CancelFlag cancel) {
 
 AttackProgram attackProgram(const Program& p, const Attack& attack) {
     const AddressSets sets = accessedAddresses(p);
-    return AttackWriter(p, attack, sets).run();
+    return AttackWriter(p, attack, sets, StopCondition()).run();
 }
 
-AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets) {
-    return AttackWriter(p, attack, sets).run();
+AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets,
+                            const StopCondition& stop) {
+    return AttackWriter(p, attack, sets, stop).run();
 }
 
 void checkSupported(const Program& p, const AddressSets& sets) {

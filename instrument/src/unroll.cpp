@@ -43,7 +43,8 @@ std::string copyMarker(const Program& p) {
 
 } // namespace
 
-UnrolledProgram unrollLoops(const Program& p, std::size_t k) {
+UnrolledProgram unrollLoops(const Program& p, std::size_t k, const StopCondition& stop) {
+    StopPoll poll(stop);
     UnrolledProgram out;
     const std::string marker = copyMarker(p);
     auto copyName = [&](const std::string& state, std::size_t c) {
@@ -53,6 +54,7 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k) {
     for (std::size_t t = 0; t < p.threads.size(); ++t) {
         const Thread& th = p.threads[t];
         for (std::size_t s = 0; s < th.stateCount(); ++s) {
+            poll.throwIfStopped(); // k copies each: --unroll can be large
             for (std::size_t c = 0; c <= k; ++c) {
                 originOfName[t][copyName(th.stateNames[s], c)] =
                     StateId(static_cast<std::uint32_t>(s));
@@ -82,6 +84,7 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k) {
             }
         }
         for (std::size_t c = 0; c <= k; ++c) {
+            poll.throwIfStopped();
             for (std::size_t i = 0; i < th.transitions.size(); ++i) {
                 const Transition& tr = p.transition(th.transitions[i]);
                 const std::size_t to = back[i] ? c + 1 : c;
@@ -97,7 +100,8 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k) {
         }
         out.text += "end\n";
     }
-    out.program = parseProgram(out.text, p.sourceName + " (unrolled " + std::to_string(k) + ")");
+    out.program =
+        parseProgram(out.text, p.sourceName + " (unrolled " + std::to_string(k) + ")", stop);
     // The parser numbers transitions in the order of the text, thread by
     // thread, as they were written.
     for (std::size_t t = 0; t < p.threads.size(); ++t) {

@@ -141,7 +141,8 @@ struct RawTransition {
 
 class Parser {
   public:
-    Parser(std::string_view text, std::string file) : file_(std::move(file)), lex_(text) {
+    Parser(std::string_view text, std::string file, const StopCondition& stop)
+        : file_(std::move(file)), lex_(text), poll_(stop) {
         prog_.sourceName = file_;
         advance();
     }
@@ -233,6 +234,9 @@ class Parser {
             } else if (item.text == "final") {
                 finals.push_back(takeName("a state name", "final"));
             } else if (item.text == "transition") {
+                if (++items_ % 256 == 0) {
+                    poll_.throwIfStopped();
+                }
                 RawTransition r;
                 r.pos = item.pos;
                 r.from = takeName("a source state", "transition");
@@ -423,6 +427,8 @@ class Parser {
     std::string file_;
     Lexer lex_;
     Token next_;
+    StopPoll poll_;
+    std::size_t items_ = 0; // transitions read, for polling
     Program prog_;
     std::unordered_map<std::string_view, std::uint32_t> regIds_;
     std::vector<std::string> regNames_;
@@ -431,8 +437,12 @@ class Parser {
 } // namespace
 
 Program parseProgram(std::string_view text, std::string sourceName) {
+    return parseProgram(text, std::move(sourceName), StopCondition());
+}
+
+Program parseProgram(std::string_view text, std::string sourceName, const StopCondition& stop) {
     checkSourceSize(text.size(), sourceName); // keeps ids and positions in 32 bits
-    return Parser(text, std::move(sourceName)).run();
+    return Parser(text, std::move(sourceName), stop).run();
 }
 
 Program parseProgramFile(const std::string& path) {

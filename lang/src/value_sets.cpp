@@ -233,8 +233,8 @@ bool feasible(const std::vector<ValueSet>& regs) {
 
 class Analysis {
   public:
-    Analysis(const Program& p, std::size_t limit, CancelFlag cancel)
-        : p_(p), limit_(limit), cancel_(cancel) {
+    Analysis(const Program& p, std::size_t limit, const StopCondition& stop)
+        : p_(p), limit_(limit), poll_(stop) {
         out_.byTransition.resize(p.transitions.size());
         env_.resize(p.threads.size());
         for (std::size_t t = 0; t < p.threads.size(); ++t) {
@@ -281,8 +281,10 @@ class Analysis {
             }
         }
         for (std::size_t steps = 0; !work.empty(); ++steps) {
-            if (steps % 1024 == 0) {
-                throwIfCancelled(cancel_);
+            // A step copies the state's register sets: with thousands of
+            // registers that costs far more than the poll.
+            if (steps % 16 == 0) {
+                poll_.throwIfStopped();
             }
             const StateId s = work.back();
             work.pop_back();
@@ -369,7 +371,7 @@ class Analysis {
 
     const Program& p_;
     std::size_t limit_;
-    CancelFlag cancel_;
+    StopPoll poll_;
     AddressSets out_;
     // By thread and control state: the registers' values, nullopt while
     // the state is not known to be reachable.
@@ -380,8 +382,8 @@ class Analysis {
 
 } // namespace
 
-AddressSets accessedAddresses(const Program& p, std::size_t limit, CancelFlag cancel) {
-    return Analysis(p, limit, cancel).run();
+AddressSets accessedAddresses(const Program& p, std::size_t limit, const StopCondition& stop) {
+    return Analysis(p, limit, stop).run();
 }
 
 } // namespace tsoreach

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -225,20 +226,17 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         out.stats.loop = loop;
         return out;
     };
-    // Limits apply to the whole run: each search gets what is left.
-    auto remaining = [&](reach::Options o) {
-        if (options.timeoutSeconds > 0) {
-            o.timeoutSeconds = std::max(1e-3, options.timeoutSeconds - elapsed());
-            if (o.reportedTimeoutSeconds == 0) {
-                o.reportedTimeoutSeconds = options.timeoutSeconds;
-            }
-        }
-        return o;
-    };
+    // Limits apply to the whole run: options.stop's deadline is absolute,
+    // and every search and static pass below gets it.
 
     // A goal state that no execution under any model reaches (the value
     // analysis sees its checks fail) needs no loop, which might not end.
-    const AddressSets analysis = accessedAddresses(program);
+    AddressSets analysis;
+    try {
+        analysis = accessedAddresses(program, kDefaultValueSetLimit, options.stop);
+    } catch (const Stopped& e) {
+        return finish(reach::Verdict::Unknown, std::string("value-set analysis: ") + e.what());
+    }
     bool someTermLive = false;
     for (std::size_t i = 0; i < goal.termCount() && !someTermLive; ++i) {
         bool live = true;
@@ -269,7 +267,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     // prefixes the reason of an unknown answer.
     auto answerByExplicit = [&](const std::string& why) {
         auto exact = reach::makeEngine("explicit", reach::MemoryModel::TSO);
-        const reach::Result e = reach::runChecked(*exact, program, goal, remaining(options));
+        const reach::Result e = reach::runChecked(*exact, program, goal, options);
         out.stats.states += e.stats.states;
         out.stats.transitions += e.stats.transitions;
         out.trace = e.trace;
@@ -320,11 +318,11 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
                 return false;
             }
         }
-        reach::Options oracleOptions = remaining(options);
-        // With its own thread, the oracle learns of outer cancels from the
-        // goal side, which sets `stop`.
-        oracleOptions.cancel = threaded ? &stop : options.cancel;
-        oracleOptions.cancelAlso = nullptr;
+        reach::Options oracleOptions = options;
+        // With its own thread, the goal side's answer stops the oracle.
+        if (threaded) {
+            oracleOptions.stop = options.stop.orWhen(stop);
+        }
         const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
             *stage.program, oracleOptions, robustness::WitnessScope::First, oracleJobs);
         std::ostringstream line;
@@ -351,27 +349,35 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         }
         const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
         const std::string tag = "x" + std::to_string(m);
-        instrument::Extension ext =
-            instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag);
-        Program next = parseProgram(ext.text, program.sourceName + " (extension " + tag + ")");
-        StatesInP nextInP =
-            statesThroughExtension(*stage.program, *stage.statesInP, ext.copies, next);
+        std::optional<instrument::Extension> ext;
+        std::optional<Program> next;
+        StatesInP nextInP;
+        try {
+            StopPoll(oracleOptions.stop).throwIfStopped();
+            ext = instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag);
+            next = parseProgram(ext->text, program.sourceName + " (extension " + tag + ")",
+                                oracleOptions.stop);
+            nextInP = statesThroughExtension(*stage.program, *stage.statesInP, ext->copies, *next);
+        } catch (const Stopped& e) {
+            const std::lock_guard<std::mutex> held(lock);
+            end = OracleEnd::Unknown;
+            endReason = std::string("building the extension: ") + e.what();
+            wake.notify_all();
+            return false;
+        }
         const std::lock_guard<std::mutex> held(lock);
         if (options.onProgram) {
-            options.onProgram(m + 1, ext.text);
+            options.onProgram(m + 1, ext->text);
         }
         ++loop.extensions;
-        addStage(std::move(next), std::move(ext.origins), std::move(nextInP));
+        addStage(std::move(*next), std::move(ext->origins), std::move(nextInP));
         line << "witness from " << oracle.checked << "/" << oracle.attacks
              << " attacks, extending by " << sigma.size() << " steps; " << elapsed() << " s";
         say(line.str());
         wake.notify_all();
         return true;
     };
-    auto externalCancel = [&] {
-        return (options.cancel != nullptr && options.cancel->load()) ||
-               (options.cancelAlso != nullptr && options.cancelAlso->load());
-    };
+    auto externalCancel = [&] { return options.stop.cancelled(); };
 
     if (threaded) {
         oracleThread.start([&] {
@@ -418,8 +424,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             wake.notify_all();
         }
         const Goal rGoal = goalInExtension(goal, *stage.program, *stage.statesInP);
-        const reach::Result scResult =
-            reach::runChecked(*sc, *stage.program, rGoal, remaining(options));
+        const reach::Result scResult = reach::runChecked(*sc, *stage.program, rGoal, options);
         {
             const std::lock_guard<std::mutex> held(lock);
             ++loop.scQueries;

@@ -144,7 +144,8 @@ class Explorer {
                 auxThread_.push_back(t);
             }
         } else if (model == MemoryModel::PSO) {
-            const AddressSets sets = accessedAddresses(p);
+            const AddressSets sets =
+                accessedAddresses(p, kDefaultValueSetLimit, options.limits.stop);
             for (std::uint32_t t = 0; t < threads_; ++t) {
                 for (Value a : sets.all.values) {
                     psoAux_[{t, a}] = static_cast<std::uint32_t>(auxThread_.size());
@@ -242,11 +243,6 @@ class Explorer {
     }
 
     std::optional<std::string> limitReason() {
-        const Options& o = options_.limits;
-        if ((o.cancel != nullptr && o.cancel->load(std::memory_order_relaxed)) ||
-            (o.cancelAlso != nullptr && o.cancelAlso->load(std::memory_order_relaxed))) {
-            return "cancelled";
-        }
         return monitor_.exceeded(nodes_.size() * (sizeof(Node) + 64 * procs_));
     }
 
@@ -751,12 +747,12 @@ class Explorer {
 
 } // namespace
 
-std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model,
-                                           std::size_t unroll) {
+std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model, std::size_t unroll,
+                                           const StopCondition& stop) {
     if (std::optional<std::string> why = statelessUnsupported(p, unroll, "dpor")) {
         return why;
     }
-    if (model == MemoryModel::PSO && accessedAddresses(p).all.any) {
+    if (model == MemoryModel::PSO && accessedAddresses(p, kDefaultValueSetLimit, stop).all.any) {
         return "the dpor engine needs a bounded set of addresses under PSO (one flusher per "
                "address), and the value analysis cannot bound them";
     }
@@ -764,14 +760,21 @@ std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model,
 }
 
 ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOptions& options) {
-    if (std::optional<std::string> why = dporUnsupported(p, model, options.unroll)) {
+    try {
+        if (std::optional<std::string> why =
+                dporUnsupported(p, model, options.unroll, options.limits.stop)) {
+            ExploreResult r;
+            r.reason = *why;
+            return r;
+        }
+        return exploreUnrolled(p, options, [&](const Program& q, const ExploreOptions& o) {
+            return Explorer(q, model, o).run();
+        });
+    } catch (const Stopped& e) { // in the value analysis or the unrolling
         ExploreResult r;
-        r.reason = *why;
+        r.reason = e.what();
         return r;
     }
-    return exploreUnrolled(p, options, [&](const Program& q, const ExploreOptions& o) {
-        return Explorer(q, model, o).run();
-    });
 }
 
 Result DporEngine::run(const Program& program, const Goal& goal, const Options& options) {

@@ -61,12 +61,6 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
             return false;
         }
         sinceCheck = 0;
-        if ((options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) ||
-            (options.cancelAlso != nullptr &&
-             options.cancelAlso->load(std::memory_order_relaxed))) {
-            stopReason = "cancelled";
-            return true;
-        }
         const std::size_t bytes = store.bytesAtNextGrowth() + parent.bytesAtNextGrowth() +
                                   via.bytesAtNextGrowth() + stack.capacity() * sizeof(StateIndex);
         if (auto why = monitor.exceeded(bytes)) {

@@ -1,7 +1,7 @@
 #pragma once
-// Watches the search limits: wall-clock time and resident memory. Checking
-// the clock and /proc costs more than a search step, so the engines ask only
-// every few thousand steps.
+// Watches a search's stop condition (Options::stop: deadline, memory,
+// interrupt, cancel flags). Checking the clock and /proc costs more than a
+// search step, so the engines ask only every few hundred steps.
 
 #include "tsoreach/reach/options.hpp"
 
@@ -21,19 +21,16 @@ class ResourceMonitor {
   public:
     explicit ResourceMonitor(const Options& options);
 
-    // The reason to stop, if a time or memory limit is exceeded. Memory is
-    // the resident size at the start plus `searchBytes`, what the search
-    // holds now (cheap, checked every call), and every few calls the real
-    // resident size.
+    // The reason to stop, if any. Memory is the resident size at the start
+    // plus `searchBytes`, what the search holds now (cheap, checked every
+    // call), and every 20 ms the real resident size.
     std::optional<std::string> exceeded(std::size_t searchBytes);
     [[nodiscard]] double elapsedSeconds() const;
 
   private:
     std::chrono::steady_clock::time_point start_;
-    Options options_;
+    StopPoll poll_;
     double baselineMb_ = 0;
-    std::chrono::steady_clock::time_point lastRssRead_{};
-    double lastRssMb_ = 0;
 };
 
 } // namespace tsoreach::reach

@@ -239,10 +239,6 @@ class Explorer {
 
     std::optional<std::string> limitReason() {
         const Options& o = options_.limits;
-        if ((o.cancel != nullptr && o.cancel->load(std::memory_order_relaxed)) ||
-            (o.cancelAlso != nullptr && o.cancelAlso->load(std::memory_order_relaxed))) {
-            return "cancelled";
-        }
         // Stateless: --max-states bounds the maximal executions explored.
         if (o.maxStates != 0 && result_.stats.events >= o.maxStates) {
             return "state limit of " + std::to_string(o.maxStates) +
@@ -937,9 +933,15 @@ ExploreResult rfExplore(const Program& p, MemoryModel model, const ExploreOption
         r.reason = *why;
         return r;
     }
-    return exploreUnrolled(p, options, [&](const Program& q, const ExploreOptions& o) {
-        return Explorer(q, model, o).run();
-    });
+    try {
+        return exploreUnrolled(p, options, [&](const Program& q, const ExploreOptions& o) {
+            return Explorer(q, model, o).run();
+        });
+    } catch (const Stopped& e) { // in the unrolling
+        ExploreResult r;
+        r.reason = e.what();
+        return r;
+    }
 }
 
 Result RfEngine::run(const Program& program, const Goal& goal, const Options& options) {

@@ -63,7 +63,8 @@ ExploreResult exploreUnrolled(const Program& p, const ExploreOptions& options, R
     if (options.unroll == 0 || !hasControlCycle(p)) {
         return run(p, options);
     }
-    const instrument::UnrolledProgram u = instrument::unrollLoops(p, options.unroll);
+    const instrument::UnrolledProgram u =
+        instrument::unrollLoops(p, options.unroll, options.limits.stop);
     auto mapped = [&](Trace t) {
         for (TraceStep& s : t.steps) {
             if (s.kind == StepKind::Instruction) {

@@ -16,9 +16,8 @@ ExploredRobustness robustnessByExploration(const Program& p, reach::MemoryModel 
     o.limits = limits;
     o.unroll = limits.unroll;
     // Our flag stops the exploration at the first cycle; the caller's
-    // still applies.
-    o.limits.cancelAlso = limits.cancel;
-    o.limits.cancel = &found;
+    // stop condition still applies.
+    o.limits.stop = limits.stop.orWhen(found);
     const Goal none(p);
     // Every maximal execution counts, also one that a failed check stops
     // (language.md: an execution ends when nothing can move).

@@ -42,6 +42,10 @@ std::vector<FencePosition> delayedDepartures(const Program& p, const reach::Trac
 
 namespace {
 
+// The hitting-set search's node budget (past it the fence set found is not
+// proved minimum).
+constexpr std::uint64_t kHittingSetNodes = 2'000'000;
+
 // The state loop shared by both targets.
 class Synthesis {
   public:
@@ -114,7 +118,8 @@ class Synthesis {
     }
 
     // The next fence set: a minimum-cost hitting set of the constraints.
-    void solve() {
+    // Throws Stopped when `stop` holds before it is found.
+    void solve(const StopCondition& stop) {
         std::vector<std::vector<std::size_t>> sets;
         for (const FenceConstraint& c : result.constraints) {
             std::vector<std::size_t> s;
@@ -123,7 +128,7 @@ class Synthesis {
             }
             sets.push_back(std::move(s));
         }
-        const HittingSet h = minimumHittingSet(sets, cost_);
+        const HittingSet h = minimumHittingSet(sets, cost_, kHittingSetNodes, stop);
         exact_ = h.optimal;
         result.fences.clear();
         for (std::size_t e : h.chosen) {
@@ -184,8 +189,9 @@ class Synthesis {
 
 } // namespace
 
-FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
-    Synthesis syn(p, options);
+namespace {
+
+FenceResult robustnessRounds(Synthesis& syn, const FenceOptions& options) {
     for (std::size_t round = 1; round <= options.maxRounds; ++round) {
         syn.result.rounds = round;
         const instrument::FencedProgram fenced = syn.fenced();
@@ -211,15 +217,17 @@ FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
                                        ")");
             }
         }
-        syn.solve();
+        syn.solve(options.search.stop);
     }
     return syn.unknown("no verified fence set after " + std::to_string(options.maxRounds) +
                        " rounds");
 }
 
-FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engine,
+FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, reach::Engine& engine,
                          const FenceOptions& options) {
-    Synthesis syn(p, options);
+    // A check that the stop condition cut short ends the synthesis: every
+    // later check would stop at once.
+    StopPoll poll(options.search.stop);
     // Fences do not change SC executions: an SC-reachable goal stays reachable.
     {
         auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
@@ -275,6 +283,10 @@ FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engi
                 engine, more.program, goalByStateNames(p, goal, more.program), options.search);
             ++syn.result.checks;
             syn.result.scStates += m.stats.states;
+            if (m.verdict == reach::Verdict::Unknown && poll.reason()) {
+                return syn.unknown(std::string(engine.name()) +
+                                   " check of a fenced program: " + m.reason);
+            }
             std::vector<FencePosition> smaller;
             if (m.verdict == reach::Verdict::Reachable) {
                 smaller = syn.departures(more, *m.trace, m.trace->goalStep);
@@ -289,10 +301,31 @@ FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engi
         const std::string reason = "trace " + std::to_string(syn.result.constraints.size() + 1) +
                                    " (round " + std::to_string(round) + ") reaches the goal";
         syn.addConstraint(std::move(c), reason, true);
-        syn.solve();
+        syn.solve(options.search.stop);
     }
     return syn.unknown("no verified fence set after " + std::to_string(options.maxRounds) +
                        " rounds");
+}
+
+} // namespace
+
+FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
+    Synthesis syn(p, options);
+    try {
+        return robustnessRounds(syn, options);
+    } catch (const Stopped& e) { // in the hitting-set search
+        return syn.unknown(std::string("fence synthesis: ") + e.what());
+    }
+}
+
+FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engine,
+                         const FenceOptions& options) {
+    Synthesis syn(p, options);
+    try {
+        return safetyRounds(syn, p, goal, engine, options);
+    } catch (const Stopped& e) { // in the hitting-set search
+        return syn.unknown(std::string("fence synthesis: ") + e.what());
+    }
 }
 
 } // namespace tsoreach::robustness

@@ -43,7 +43,9 @@ struct Node {
 } // namespace
 
 HittingSet minimumHittingSet(std::span<const std::vector<std::size_t>> input,
-                             std::span<const std::uint64_t> cost, std::uint64_t nodeBudget) {
+                             std::span<const std::uint64_t> cost, std::uint64_t nodeBudget,
+                             const StopCondition& stop) {
+    StopPoll poll(stop);
     const std::size_t n = cost.size();
     const std::vector<std::vector<std::size_t>> sets = normalise(input);
     for (const std::vector<std::size_t>& s : sets) {
@@ -61,6 +63,7 @@ HittingSet minimumHittingSet(std::span<const std::vector<std::size_t>> input,
         std::vector<char> chosen(n, 0);
         std::uint64_t total = 0;
         for (;;) {
+            poll.throwIfStopped();
             std::vector<std::size_t> count(n, 0);
             bool open = false;
             for (const auto& s : sets) {
@@ -135,6 +138,9 @@ HittingSet minimumHittingSet(std::span<const std::vector<std::size_t>> input,
         if (++best.nodes > nodeBudget) {
             best.optimal = false;
             break;
+        }
+        if (best.nodes % 16 == 0) {
+            poll.throwIfStopped();
         }
         Node node = std::move(stack.back());
         stack.pop_back();

@@ -85,16 +85,16 @@ std::string describe(const Program& p, const reach::Trace& t) {
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
                                     WitnessScope scope, unsigned jobs, AttackSearch search) {
     RobustnessResult r;
-    // The static passes take seconds on large extensions: a cancel stops
-    // them too, and the answer is then unknown.
+    // The static passes take seconds on large extensions: they poll the
+    // stop condition too, and the answer is then unknown.
     std::vector<instrument::Attack> attacks;
     AddressSets sets;
     try {
-        attacks = instrument::candidateAttacks(p, options.cancel);
-        sets = accessedAddresses(p, kDefaultValueSetLimit, options.cancel);
-    } catch (const Cancelled&) {
+        attacks = instrument::candidateAttacks(p, options.stop);
+        sets = accessedAddresses(p, kDefaultValueSetLimit, options.stop);
+    } catch (const Stopped& e) {
         r.verdict = RobustVerdict::Unknown;
-        r.reason = "cancelled";
+        r.reason = e.what();
         return r;
     }
     const std::size_t n = attacks.size();
@@ -144,28 +144,35 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     std::mutex errorLock;
     std::exception_ptr error;
     auto work = [&]() {
+        // The caller's stop condition (deadline, memory, its cancel flags)
+        // holds for every attack: once it does, the attacks not started and
+        // the searches under way end undecided, and so does the oracle.
+        StopPoll poll(options.stop);
         try {
             for (std::size_t i = next++; i < n; i = next++) {
                 if (i > firstFeasible[group(i)].load()) {
                     continue; // a lower attack of the group is feasible
                 }
-                // The caller's cancel flag stops the attacks not started
-                // and, through cancelAlso, the searches under way.
-                if (options.cancel != nullptr && options.cancel->load()) {
-                    outcomes[i].unknown = "cancelled";
-                    continue;
-                }
                 if (!filter.mayBeFeasible(attacks[i])) {
                     continue; // infeasible without search (decided: no witness)
                 }
-                const instrument::AttackProgram instrumented =
-                    instrument::attackProgram(p, attacks[i], sets);
-                const Program attack = parseProgram(instrumented.text, "attack");
-                auto engine = reach::makeEngine("", reach::MemoryModel::SC);
+                if (std::optional<std::string> why = poll.reason()) {
+                    outcomes[i].unknown = *why;
+                    continue;
+                }
                 reach::Options mine = options;
-                mine.cancel = &cancel[i];
-                mine.cancelAlso = options.cancel;
-                const Goal goal = *defaultGoal(attack);
+                mine.stop = options.stop.orWhen(cancel[i]);
+                std::optional<instrument::AttackProgram> instrumented;
+                std::optional<Program> attack;
+                try {
+                    instrumented = instrument::attackProgram(p, attacks[i], sets, mine.stop);
+                    attack = parseProgram(instrumented->text, "attack", mine.stop);
+                } catch (const Stopped& e) {
+                    outcomes[i].unknown = e.what();
+                    continue;
+                }
+                auto engine = reach::makeEngine("", reach::MemoryModel::SC);
+                const Goal goal = *defaultGoal(*attack);
                 reach::Result res;
                 bool decided = false;
                 if (search != AttackSearch::Bfs) {
@@ -176,7 +183,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     if (budget) {
                         mine.maxStates = kAutoDfsStates;
                     }
-                    res = reach::runChecked(*engine, attack, goal, mine);
+                    res = reach::runChecked(*engine, *attack, goal, mine);
                     ++queries;
                     states += res.stats.states;
                     // Undecided within the budget only: try breadth-first.
@@ -186,22 +193,14 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (!decided) {
                     mine.search = reach::SearchOrder::Bfs;
                     mine.maxStates = options.maxStates;
-                    // Each attack gets the time limit, within the caller's deadline.
-                    if (options.timeoutSeconds > 0) {
-                        mine.timeoutSeconds =
-                            std::max(1e-3, options.timeoutSeconds - res.stats.timeSeconds);
-                        if (mine.reportedTimeoutSeconds == 0) {
-                            mine.reportedTimeoutSeconds = options.timeoutSeconds;
-                        }
-                    }
-                    res = reach::runChecked(*engine, attack, goal, mine);
+                    res = reach::runChecked(*engine, *attack, goal, mine);
                     ++queries;
                     states += res.stats.states;
                 }
                 if (res.verdict == reach::Verdict::Reachable) {
                     Witness w;
                     w.attack = attacks[i];
-                    w.trace = witnessTrace(p, attacks[i], instrumented, *res.trace, w.path);
+                    w.trace = witnessTrace(p, attacks[i], *instrumented, *res.trace, w.path);
                     w.graph = happensBefore(p, w.trace);
                     w.cycle = findCycle(w.graph);
                     if (w.cycle.empty()) {

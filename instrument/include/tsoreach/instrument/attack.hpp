@@ -9,6 +9,7 @@
 // the program raises UnsupportedProgram.
 
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/stop.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 
 #include <cstdint>
@@ -33,8 +34,8 @@ class UnsupportedProgram : public std::runtime_error {
 
 // Every (thread, store, load) whose load the store can be delayed past,
 // ordered by distance, then by thread, store and load.
-// Throws Cancelled when `cancel` is set before it is done.
-std::vector<Attack> candidateAttacks(const Program& p, CancelFlag cancel = nullptr);
+// Throws Stopped when `stop` holds before it is done.
+std::vector<Attack> candidateAttacks(const Program& p, const StopCondition& stop = StopCondition());
 
 // Where a transition of the instrumented program comes from: an original
 // transition executed as under SC (`delayed` false: a store reaches memory at
@@ -52,8 +53,10 @@ struct AttackProgram {
 
 // The instrumented SC program of `attack`. Throws UnsupportedProgram.
 AttackProgram attackProgram(const Program& p, const Attack& attack);
-// The same with the program's address sets computed once (accessedAddresses).
-AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets);
+// The same with the program's address sets computed once (accessedAddresses);
+// throws Stopped when `stop` holds before it is done.
+AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets,
+                            const StopCondition& stop = StopCondition());
 
 // Throws UnsupportedProgram if no attack of `p` can be instrumented.
 void checkSupported(const Program& p, const AddressSets& sets);

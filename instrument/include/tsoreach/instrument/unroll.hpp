@@ -9,6 +9,7 @@
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/stop.hpp"
 
 #include <string>
 #include <vector>
@@ -24,7 +25,9 @@ struct UnrolledProgram {
     bool cut = false; // some back edge was dropped (p had a cycle)
 };
 
-UnrolledProgram unrollLoops(const Program& p, std::size_t k);
+// Throws Stopped when `stop` holds before it is done.
+UnrolledProgram unrollLoops(const Program& p, std::size_t k,
+                            const StopCondition& stop = StopCondition());
 
 // The goal of p on the unrolled program: every copy of an accepted state
 // is accepted.

@@ -6,8 +6,8 @@
 // transformations and reductions use to know which addresses an access with
 // a computed address can touch.
 
-#include "tsoreach/lang/cancel.hpp"
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/stop.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -40,8 +40,9 @@ constexpr std::size_t kDefaultValueSetLimit = 64;
 // Runs the analysis to a fixpoint: flow-sensitive over each thread's
 // control states (register values per state), flow-insensitive over memory
 // (values stored per address, plus values stored at unknown addresses).
-// Throws Cancelled when `cancel` is set before it is done.
+// Polls `stop` (seconds on programs with thousands of states) and throws
+// Stopped when it holds before the analysis is done.
 AddressSets accessedAddresses(const Program& p, std::size_t limit = kDefaultValueSetLimit,
-                              CancelFlag cancel = nullptr);
+                              const StopCondition& stop = StopCondition());
 
 } // namespace tsoreach

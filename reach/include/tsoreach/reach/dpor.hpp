@@ -58,9 +58,10 @@ struct ExploreOptions {
 };
 
 // Why dpor cannot explore `p` under `model` (with loops unrolled `unroll`
-// times, if not 0), if it cannot.
+// times, if not 0), if it cannot. Throws Stopped when `stop` holds first.
 std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model,
-                                           std::size_t unroll = 0);
+                                           std::size_t unroll = 0,
+                                           const StopCondition& stop = StopCondition());
 
 ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOptions& options);
 

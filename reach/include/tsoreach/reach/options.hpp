@@ -1,8 +1,8 @@
 #pragma once
 // Search options shared by the engines. 0 means "no limit" for every limit.
 
-#include <atomic>
-#include <chrono>
+#include "tsoreach/lang/stop.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,18 +23,15 @@ std::optional<SearchOrder> searchOrderFromName(std::string_view name);
 struct Options {
     SearchOrder search = SearchOrder::Dfs;
     std::uint64_t maxStates = 0; // stored states
-    double timeoutSeconds = 0;   // wall clock
-    // The limit a timeout's reason names, when a caller passes on what is
-    // left of its own limit (0: timeoutSeconds itself).
-    double reportedTimeoutSeconds = 0;
-    // Commands made of many searches (robust, fences) stop them all at this
-    // wall-clock time, so --timeout bounds the command, not each search;
-    // the default (the clock's epoch) means none.
-    std::chrono::steady_clock::time_point deadline{};
+    // Time, memory, interrupt and cancel flags (lang/stop.hpp): set once
+    // for a whole command, copied by every nested search, which may add a
+    // cancel flag of its own (stop.orWhen) but never lifts a limit. The
+    // deadline is absolute, so --timeout bounds the command, however many
+    // searches and static passes it runs.
+    StopCondition stop;
     // dpor: explore cyclic programs with each thread taking at most this
     // many back edges (a negative answer is then `unknown`); 0: refuse them.
     std::size_t unroll = 0;
-    std::uint64_t maxMemoryMb = 0; // resident set size of the process
     // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
     // may hold. A store it blocks makes a negative answer `unknown`.
     std::size_t bufferBound = 4;
@@ -43,12 +40,6 @@ struct Options {
     // shortest only within the reduced state graph.
     bool partialOrder = true;  // SC only: ample sets from static independence
     bool liveRegisters = true; // dead registers are stored as 0
-    // When set and it becomes true, the search stops with `unknown:
-    // cancelled` (used when another thread's answer makes this one moot).
-    const std::atomic<bool>* cancel = nullptr;
-    // A second such flag, for searches nested in a cancellable run (an
-    // attack of the robustness oracle inside a lazy round).
-    const std::atomic<bool>* cancelAlso = nullptr;
     // Engines that run independent searches (lazy TSO's oracle) use up to
     // this many threads; answers never depend on it.
     unsigned jobs = 1;

@@ -6,6 +6,8 @@
 // elements), and a node budget bounds the worst case: past it the best set
 // found so far is returned, marked as not proved optimal.
 
+#include "tsoreach/lang/stop.hpp"
+
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,9 +21,11 @@ struct HittingSet {
     std::uint64_t nodes = 0;
 };
 
-// Elements are 0 .. cost.size()-1. Every set must be non-empty.
+// Elements are 0 .. cost.size()-1. Every set must be non-empty. Throws
+// Stopped when `stop` holds before it is done (the budget can take seconds).
 HittingSet minimumHittingSet(std::span<const std::vector<std::size_t>> sets,
                              std::span<const std::uint64_t> cost,
-                             std::uint64_t nodeBudget = 2'000'000);
+                             std::uint64_t nodeBudget = 2'000'000,
+                             const StopCondition& stop = StopCondition());
 
 } // namespace tsoreach::robustness

@@ -58,10 +58,13 @@ enum class WitnessScope {
     All,            // every feasible attack (fence insertion)
 };
 
-// Checks the candidate attacks with the SC engine under `options` (limits
-// apply to each attack's search; `options.search` is ignored in favour of
+// Checks the candidate attacks with the SC engine under `options`
+// (`maxStates` applies to each attack's search, `stop` to the whole check,
+// static passes included; `options.search` is ignored in favour of
 // `search`), on `jobs` threads. An attack after a feasible one of its group
-// (per scope) is not checked. The result does not depend on `jobs`.
+// (per scope) is not checked. The result does not depend on `jobs`, except
+// that an attack that `stop` cut off, or never let start, makes the verdict
+// Unknown (never Robust) with the stop's reason.
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
                                     WitnessScope scope, unsigned jobs = 1,
                                     AttackSearch search = AttackSearch::Auto);
