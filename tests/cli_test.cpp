@@ -1,5 +1,6 @@
 // The tsoreach binary as a user runs it: exit codes, report shapes, errors.
 
+#include "limit_programs.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -55,6 +56,17 @@ class Cli : public ::testing::Test {
         r.err = slurp(dir / "stderr");
         return r;
     }
+
+    // Runs `args` and expects `unknown` (exit 3) whose reason contains
+    // `reason`, within the bound of --timeout `seconds` (given in `args`);
+    // with `json`, the same from the JSON report.
+    void expectStopped(const std::string& args, double seconds, const std::string& reason,
+                       bool json);
+    // The same for a run already made, which took `wall` seconds.
+    void expectStopped(const Outcome& r, double wall, const std::string& args, double seconds,
+                       const std::string& reason, bool json);
+    // run(), timed: its wall-clock seconds in `wall`.
+    Outcome timedRun(const std::string& args, double& wall);
 
     std::filesystem::path dir;
 };
@@ -249,6 +261,165 @@ TEST_F(Cli, TimeoutBoundsCommandsOfManySearches) {
             << r.out;
         EXPECT_LT(seconds, 8.0) << cmd;
     }
+}
+
+// The acceptance bound of --timeout S: S + max(1 s, 10% of S). Sanitizer
+// builds get 3 s more for what follows the deadline (the report, freeing
+// the search's memory, LeakSanitizer's walk of the heap at exit), all of it
+// several times slower there.
+double timeoutBound(double seconds) {
+    double bound = seconds + std::max(1.0, 0.1 * seconds);
+#if defined(__SANITIZE_ADDRESS__)
+    bound += 3;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    bound += 3;
+#endif
+#endif
+    return bound;
+}
+
+Outcome Cli::timedRun(const std::string& args, double& wall) {
+    const auto start = std::chrono::steady_clock::now();
+    Outcome r = run(args);
+    wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+void Cli::expectStopped(const std::string& args, double seconds, const std::string& reason,
+                        bool json) {
+    double wall = 0;
+    const Outcome r = timedRun(args + (json ? " --json" : ""), wall);
+    expectStopped(r, wall, args, seconds, reason, json);
+}
+
+void Cli::expectStopped(const Outcome& r, double wall, const std::string& args, double seconds,
+                        const std::string& reason, bool json) {
+    EXPECT_EQ(r.code, 3) << args << "\n" << r.out << r.err;
+    EXPECT_LE(wall, timeoutBound(seconds)) << args;
+    if (!json) {
+        EXPECT_EQ(firstLine(r.out).rfind("unknown: ", 0), 0U) << args << "\n" << r.out;
+        EXPECT_NE(firstLine(r.out).find(reason), std::string::npos) << args << "\n" << r.out;
+        return;
+    }
+    const nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << args << "\n" << r.out;
+    // reach and robust say `verdict`, fences `outcome`, explore `complete`.
+    const bool unknown = doc.value("verdict", "") == "unknown" ||
+                         doc.value("outcome", "") == "unknown" ||
+                         doc.value("complete", true) == false;
+    EXPECT_TRUE(unknown) << args << "\n" << r.out;
+    EXPECT_NE(doc.value("reason", "").find(reason), std::string::npos) << args << "\n" << r.out;
+}
+
+// --timeout holds in the lazy engine's robustness oracle, whatever the number
+// of its attack searches: arbiter 5 takes it over 30 s (110 attacks; each got
+// the whole budget before, and arbiter_v1_5 of Cubicle-W answered after 102 s
+// for --timeout 5). The oracle has no proof then: unknown, not unreachable.
+TEST_F(Cli, TimeoutHoldsInTheLazyOracle) {
+    const std::string f = write("arbiter5.txt", test::arbiterProgram(5));
+    for (const char* jobs : {"1", "2"}) {
+        expectStopped("reach " + f + " --goal c1=cs,c2=cs --timeout 1 --jobs " + jobs, 1,
+                      "robustness oracle: timeout after 1 s (--timeout)", jobs[0] == '2');
+    }
+}
+
+// The lazy engine hands programs with locks (and programs it did not decide
+// within --max-iterations, by the same code) to the explicit engine, which
+// keeps the same deadline (locked counters: its SC goal check takes 0.06 s,
+// the explicit engine under TSO about 20 s).
+TEST_F(Cli, TimeoutHoldsInTheExplicitFallback) {
+    const std::string f = write("locked.txt", test::lockedCountersProgram(2, 250));
+    expectStopped("reach " + f + " --timeout 1", 1,
+                  "explicit engine (locks): timeout after 1 s (--timeout)", false);
+    expectStopped("reach " + f + " --jobs 1 --timeout 1", 1,
+                  "explicit engine (locks): timeout after 1 s (--timeout)", true);
+}
+
+// robust (attacks and dpor), fences (both targets) and explore (dpor and
+// rf) stop at the command's deadline too.
+TEST_F(Cli, TimeoutHoldsInRobustFencesAndExplore) {
+    const std::string arbiter = write("arbiter5.txt", test::arbiterProgram(5));
+    const std::string locked = write("locked.txt", test::lockedCountersProgram(2, 250));
+    // Three threads of fenced stores and loads on two cells: robust under
+    // PSO, with hundreds of thousands of executions to explore.
+    std::string fenced;
+    for (int t = 0; t < 3; ++t) {
+        fenced += "thread t" + std::to_string(t) + "\ninitial s0\n";
+        for (int i = 0; i < 4; ++i) {
+            const int a = (t + i) % 2;
+            const std::string k = std::to_string(i);
+            fenced += "transition s" + k + " f" + k + " write " + std::to_string(t + 1) + " " +
+                      std::to_string(a) + "\ntransition f" + k + " g" + k +
+                      " mfence\ntransition g" + k + " s" + std::to_string(i + 1) + " read r " +
+                      std::to_string(1 - a) + "\n";
+        }
+        fenced += "end\n";
+    }
+    const std::string f = write("fenced.txt", fenced);
+    const std::string timeout = " --timeout 1";
+    const std::string reason = "timeout after 1 s (--timeout)";
+    expectStopped("robust " + arbiter + timeout, 1, reason, false);
+    expectStopped("robust " + f + " --model pso" + timeout, 1, reason, true);
+    expectStopped("fences " + arbiter + " --target robustness" + timeout, 1, reason, true);
+    expectStopped("fences " + locked + " --target safety" + timeout, 1, reason, false);
+    expectStopped("explore " + f + timeout, 1, reason, false);
+    expectStopped("explore " + f + " --engine rf" + timeout, 1, reason, true);
+}
+
+// The static passes poll the deadline too: the value-set analysis of a
+// large program (15 s here) in the lazy engine, the robustness check and
+// dpor's PSO flushers.
+TEST_F(Cli, TimeoutHoldsInStaticPassesOfLargePrograms) {
+    const std::string f = write("large.txt", test::valueSetHeavyProgram(2000, 200));
+    expectStopped("reach " + f + " --timeout 1", 1,
+                  "value-set analysis: timeout after 1 s (--timeout)", false);
+    expectStopped("robust " + f + " --timeout 1", 1, "timeout after 1 s (--timeout)", true);
+    expectStopped("explore " + f + " --model pso --unroll 1 --timeout 1", 1,
+                  "timeout after 1 s (--timeout)", false);
+}
+
+// --max-memory holds in the oracle and in the explicit engine, with
+// `unknown` and the reason, long before the process could be killed.
+TEST_F(Cli, MemoryLimitHoldsInTheOracleAndTheExplicitEngine) {
+    // The oracle: a limit just above what the goal check needs (its SC
+    // search of arbiter 5 has under 2,000 states), which the oracle's
+    // attack searches pass within a second. Sanitizer builds need more
+    // memory, so the limit starts from a measured SC run and rises while
+    // the goal check still reaches it. One job: the goal check runs before
+    // the oracle, not beside it.
+    const std::string arbiter = write("arbiter5.txt", test::arbiterProgram(5));
+    const Outcome sc =
+        run("reach " + arbiter + " --goal c1=cs,c2=cs --model sc --engine explicit --json");
+    ASSERT_EQ(sc.code, 0) << sc.out << sc.err;
+    const double scMb = nlohmann::json::parse(sc.out)["stats"]["peak_rss_mb"].get<double>();
+    bool oracleStopped = false;
+    for (int more = 4; more <= 24 && !oracleStopped; more += 4) {
+        const std::string limit = std::to_string(static_cast<int>(scMb) + more);
+        const std::string args =
+            "reach " + arbiter + " --goal c1=cs,c2=cs --jobs 1 --timeout 20 --max-memory " + limit;
+        double wall = 0;
+        const Outcome r = timedRun(args, wall);
+        if (firstLine(r.out) ==
+            "unknown: memory limit of " + limit + " MB reached (--max-memory)") {
+            continue; // the goal check needed more
+        }
+        expectStopped(r, wall, args, 20,
+                      "robustness oracle: memory limit of " + limit + " MB reached (--max-memory)",
+                      false);
+        oracleStopped = true;
+    }
+    EXPECT_TRUE(oracleStopped);
+    // The explicit engine, alone and after the lazy loop (locks).
+    const std::string locked = write("locked.txt", test::lockedCountersProgram(2, 250));
+    expectStopped("reach " + locked + " --engine explicit --timeout 20 --max-memory 100", 20,
+                  "memory limit of 100 MB reached (--max-memory)", true);
+    const Outcome lazy = run("reach " + locked + " --max-memory 100 --json");
+    EXPECT_EQ(lazy.code, 3) << lazy.out << lazy.err;
+    const nlohmann::json doc = nlohmann::json::parse(lazy.out);
+    EXPECT_EQ(doc["reason"], "explicit engine (locks): memory limit of 100 MB reached "
+                             "(--max-memory)");
+    EXPECT_LT(doc["stats"]["peak_rss_mb"].get<double>(), 150.0);
 }
 
 TEST_F(Cli, MalformedInputGivesPositionAndExitTwo) {
