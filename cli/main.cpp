@@ -732,7 +732,7 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeNumber);
     robustCmd
         ->add_option("--max-memory", ba.maxMemory,
-                     std::string("Per attack: stop beyond MB of memory") + kMemoryHelp)
+                     std::string("Stop beyond MB of memory (the whole process)") + kMemoryHelp)
         ->check(nonNegativeInteger);
 
     ReplayArgs pa;
@@ -804,7 +804,7 @@ int run(int argc, char** argv, Context& ctx) {
         ->check(nonNegativeNumber);
     fencesCmd
         ->add_option("--max-memory", fa.maxMemory,
-                     std::string("Per check: stop beyond MB of memory") + kMemoryHelp)
+                     std::string("Stop beyond MB of memory (the whole process)") + kMemoryHelp)
         ->check(nonNegativeInteger);
 
     ExploreArgs ea;
