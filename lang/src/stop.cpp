@@ -66,20 +66,10 @@ std::optional<std::string> StopCondition::limitReason() const {
     if (interruptRequested()) {
         return std::string("interrupted (SIGINT)");
     }
-    if (hasDeadline() && StopClock::now() >= deadline_) {
+    if (timeoutSeconds_ > 0 && StopClock::now() >= deadline_) {
         std::ostringstream os;
         os << "timeout after " << timeoutSeconds_ << " s (--timeout)";
         return os.str();
-    }
-    return std::nullopt;
-}
-
-std::optional<std::string> StopCondition::reasonExceptMemory() const {
-    if (std::optional<std::string> why = limitReason()) {
-        return why;
-    }
-    if (cancelled()) {
-        return std::string("cancelled");
     }
     return std::nullopt;
 }

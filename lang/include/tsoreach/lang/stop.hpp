@@ -49,18 +49,12 @@ class StopCondition {
     // every run given the copy. Throws std::logic_error beyond kMaxFlags.
     [[nodiscard]] StopCondition orWhen(const std::atomic<bool>& flag) const;
 
-    [[nodiscard]] bool hasDeadline() const { return timeoutSeconds_ > 0; }
-    [[nodiscard]] StopClock::time_point deadline() const { return deadline_; }
-    [[nodiscard]] double timeoutSeconds() const { return timeoutSeconds_; }
     [[nodiscard]] std::uint64_t memoryLimitMb() const { return memoryMb_; }
 
     // A cancel flag is set.
     [[nodiscard]] bool cancelled() const;
     // The interrupt or the deadline, if either has come (reads the clock).
     [[nodiscard]] std::optional<std::string> limitReason() const;
-    // limitReason(), else "cancelled" if a flag is set: the reason to stop
-    // now apart from memory.
-    [[nodiscard]] std::optional<std::string> reasonExceptMemory() const;
     // The reason when `usedMb` reaches the memory limit.
     [[nodiscard]] std::optional<std::string> memoryReason(double usedMb) const;
 
@@ -86,8 +80,6 @@ class StopPoll {
     [[nodiscard]] std::optional<std::string> reason(double estimateMb = 0);
     // Throws Stopped with the reason, if any.
     void throwIfStopped();
-
-    [[nodiscard]] const StopCondition& condition() const { return stop_; }
 
   private:
     StopCondition stop_;
