@@ -368,12 +368,14 @@ TEST_F(Cli, TimeoutHoldsInRobustFencesAndExplore) {
 }
 
 // The static passes poll the deadline too: the value-set analysis of a
-// large program (15 s here) in the lazy engine, the robustness check and
-// dpor's PSO flushers.
+// large program (15 s here) in the lazy engine, the explicit engine's
+// partial-order tables, the robustness check and dpor's PSO flushers.
 TEST_F(Cli, TimeoutHoldsInStaticPassesOfLargePrograms) {
     const std::string f = write("large.txt", test::valueSetHeavyProgram(2000, 200));
     expectStopped("reach " + f + " --timeout 1", 1,
                   "value-set analysis: timeout after 1 s (--timeout)", false);
+    expectStopped("reach " + f + " --model sc --timeout 1", 1,
+                  "preparing the search: timeout after 1 s (--timeout)", true);
     expectStopped("robust " + f + " --timeout 1", 1, "timeout after 1 s (--timeout)", true);
     expectStopped("explore " + f + " --model pso --unroll 1 --timeout 1", 1,
                   "timeout after 1 s (--timeout)", false);

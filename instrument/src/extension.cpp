@@ -20,9 +20,9 @@ class ExtensionWriter {
   public:
     ExtensionWriter(const Program& r, std::span<const LazyOrigin> origins,
                     std::span<const TransitionId> sigma, ExtensionVariant variant,
-                    const std::string& tag)
+                    const std::string& tag, const StopCondition& stop)
         : r_(r), origins_(origins), sigma_(sigma.begin(), sigma.end()), variant_(variant),
-          tag_(tag) {
+          tag_(tag), poll_(stop) {
         validate();
         t_ = r.transition(sigma_.front()).thread;
         const Thread& th = r.thread(t_);
@@ -150,6 +150,7 @@ class ExtensionWriter {
         storesUpTo_.assign(n + 1, 0);
         std::size_t stores = 0;
         for (std::size_t i = 1; i <= n; ++i) {
+            poll_.throwIfStopped();
             const TransitionId id = sigma_[i - 1];
             const Transition& tr = r_.transition(id);
             const LazyOrigin o = origins_[id.index()];
@@ -207,6 +208,7 @@ class ExtensionWriter {
         // so a flush after them is one before them (docs/lazy-extension.md,
         // cases B and F).
         for (std::size_t i = 1; i < n; ++i) {
+            poll_.throwIfStopped();
             branchOffs(i);
             if (i == 1 || r_.transition(sigma_[i - 1]).instr.kind == InstrKind::Read) {
                 flushFirst(i);
@@ -261,6 +263,7 @@ class ExtensionWriter {
     std::vector<std::string> qbar_;         // q̄0..q̄n
     std::vector<std::size_t> storesUpTo_;   // [i]: stores among inst_1..inst_i
     std::size_t counter_ = 0;
+    StopPoll poll_;
     Extension out_;
 };
 
@@ -268,8 +271,8 @@ class ExtensionWriter {
 
 Extension extendByPath(const Program& r, std::span<const LazyOrigin> origins,
                        std::span<const TransitionId> sigma, ExtensionVariant variant,
-                       const std::string& tag) {
-    return ExtensionWriter(r, origins, sigma, variant, tag).run();
+                       const std::string& tag, const StopCondition& stop) {
+    return ExtensionWriter(r, origins, sigma, variant, tag, stop).run();
 }
 
 } // namespace tsoreach::instrument

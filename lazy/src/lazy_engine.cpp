@@ -353,8 +353,8 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         std::optional<Program> next;
         StatesInP nextInP;
         try {
-            StopPoll(oracleOptions.stop).throwIfStopped();
-            ext = instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag);
+            ext = instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag,
+                                           oracleOptions.stop);
             next = parseProgram(ext->text, program.sourceName + " (extension " + tag + ")",
                                 oracleOptions.stop);
             nextInP = statesThroughExtension(*stage.program, *stage.statesInP, ext->copies, *next);

@@ -2,6 +2,9 @@
 
 #include "explicit_search.hpp"
 
+#include <optional>
+#include <string>
+
 namespace tsoreach::reach {
 
 ExplicitEngine::ExplicitEngine(MemoryModel model) : model_(model) {}
@@ -9,8 +12,15 @@ ExplicitEngine::ExplicitEngine(MemoryModel model) : model_(model) {}
 namespace {
 template <class Policy>
 Result search(const Program& program, const Goal& goal, const Options& options) {
-    OperationalSemantics<Policy> sem(program, options, &goal);
-    return explicitSearch(sem, goal, options, Policy::model);
+    std::optional<OperationalSemantics<Policy>> sem;
+    try {
+        sem.emplace(program, options, &goal); // the static reductions poll the limits
+    } catch (const Stopped& e) {
+        Result r;
+        r.reason = std::string("preparing the search: ") + e.what();
+        return r;
+    }
+    return explicitSearch(*sem, goal, options, Policy::model);
 }
 } // namespace
 

@@ -72,7 +72,7 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
     }
 
     if (o.liveRegisters) {
-        deadWords_ = deadRegisters(p);
+        deadWords_ = deadRegisters(p, o.stop);
         for (std::size_t t = 0; t < threadCount_; ++t) {
             for (std::vector<std::uint32_t>& regs : deadWords_[t]) {
                 for (std::uint32_t& r : regs) {
@@ -83,7 +83,7 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
     }
     if constexpr (!Policy::buffered) {
         if (o.partialOrder && goal != nullptr) {
-            por_.emplace(p, *goal);
+            por_.emplace(p, *goal, o.stop);
             // Compressed chains count as one edge, so BFS would no longer
             // return the fewest steps.
             compress_ = o.search == SearchOrder::Dfs;

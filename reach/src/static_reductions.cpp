@@ -153,9 +153,12 @@ std::vector<std::uint8_t> stickyTransitions(const Program& p, const Thread& th,
 
 } // namespace
 
-std::vector<std::vector<std::vector<std::uint32_t>>> deadRegisters(const Program& p) {
+std::vector<std::vector<std::vector<std::uint32_t>>> deadRegisters(const Program& p,
+                                                                   const StopCondition& stop) {
+    StopPoll poll(stop);
     std::vector<std::vector<std::vector<std::uint32_t>>> out;
     for (const Thread& th : p.threads) {
+        poll.throwIfStopped();
         const std::size_t words = (th.regCount() + 63) / 64;
         Rows live(th.stateCount(), std::max<std::size_t>(words, 1));
         // use(tr) and def(tr) as rows indexed by transition position.
@@ -187,7 +190,8 @@ std::vector<std::vector<std::vector<std::uint32_t>>> deadRegisters(const Program
     return out;
 }
 
-PorTable::PorTable(const Program& p, const Goal& goal) {
+PorTable::PorTable(const Program& p, const Goal& goal, const StopCondition& stop) {
+    StopPoll poll(stop);
     // The address universe: every constant address and every address of a
     // bounded computed access (the analysis' per-transition sets, which are
     // finite even when another access is unbounded and `all` is not).
@@ -206,7 +210,7 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
             continue;
         }
         if (!sets) {
-            sets = accessedAddresses(p);
+            sets = accessedAddresses(p, kDefaultValueSetLimit, stop);
         }
         const ValueSet& vs = sets->byTransition[i];
         universe.insert(universe.end(), vs.values.begin(), vs.values.end());
@@ -227,6 +231,14 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
         base_.push_back(rows);
         rows += th.stateCount();
     }
+    // The bit tables below, before they are allocated.
+    const double tableMb =
+        static_cast<double>((4 * rows + 2 * p.transitions.size() + 2 * p.threads.size()) * words_ *
+                            sizeof(std::uint64_t)) /
+        (1024.0 * 1024.0);
+    if (std::optional<std::string> why = poll.reason(residentMb() + tableMb)) {
+        throw Stopped(*why);
+    }
     eligible_.assign(rows, 0);
     accesses_.assign(rows, 0);
     futureLock_.assign(rows, 0);
@@ -241,6 +253,7 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
     Rows threadRead(p.threads.size(), words_);
     Rows threadWrite(p.threads.size(), words_);
     for (std::size_t t = 0; t < p.threads.size(); ++t) {
+        poll.throwIfStopped();
         const Thread& th = p.threads[t];
         for (TransitionId id : th.transitions) {
             const Transition& tr = p.transition(id);
@@ -274,6 +287,7 @@ PorTable::PorTable(const Program& p, const Goal& goal) {
     // visible, or conflicting with some access of another thread), the
     // sticky ones (C3), the static eligibility and the futures.
     for (std::size_t t = 0; t < p.threads.size(); ++t) {
+        poll.throwIfStopped();
         const Thread& th = p.threads[t];
         const ThreadId tid(static_cast<std::uint32_t>(t));
         std::vector<std::uint8_t> blocked(p.transitions.size(), 0);

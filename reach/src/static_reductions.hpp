@@ -56,6 +56,7 @@
 #include "state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/stop.hpp"
 
 #include <cstdint>
 #include <span>
@@ -64,11 +65,16 @@
 namespace tsoreach::reach {
 
 // By thread, by control state: the registers dead there, in index order.
-std::vector<std::vector<std::vector<std::uint32_t>>> deadRegisters(const Program& p);
+// Polls `stop` once per thread and throws Stopped when it holds.
+std::vector<std::vector<std::vector<std::uint32_t>>>
+deadRegisters(const Program& p, const StopCondition& stop = StopCondition());
 
 class PorTable {
   public:
-    PorTable(const Program& p, const Goal& goal);
+    // Polls `stop` (the value-set analysis of computed addresses, the
+    // memory its tables will take, each thread's pass) and throws Stopped
+    // when it holds.
+    PorTable(const Program& p, const Goal& goal, const StopCondition& stop = StopCondition());
 
     // May thread t be expanded alone in a state whose pcs are `pcs`?
     [[nodiscard]] bool ampleCandidate(std::size_t t, std::span<const StateWord> pcs) const {

@@ -230,7 +230,9 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
             next = n; // stop the others
         }
     };
-    const unsigned threads = std::max(1U, std::min<unsigned>(jobs, static_cast<unsigned>(n)));
+    // min in size_t first: narrowing n could wrap with 2^32 attacks.
+    const auto threads =
+        static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(jobs, n)));
     std::vector<std::thread> pool;
     for (unsigned k = 1; k < threads; ++k) {
         pool.emplace_back(work);

@@ -15,6 +15,7 @@
 // extension maps back to a TSO trace of P.
 
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/stop.hpp"
 
 #include <cstdint>
 #include <span>
@@ -75,9 +76,11 @@ class InvalidPath : public std::invalid_argument {
 };
 
 // R ⊕ σ. `origins` maps R's transitions to P; `tag` makes the names of new
-// states and registers unique across successive extensions.
+// states and registers unique across successive extensions. Polls `stop`
+// once per step of σ (its exits grow with |σ| times σ's stores) and throws
+// Stopped when it holds.
 Extension extendByPath(const Program& r, std::span<const LazyOrigin> origins,
                        std::span<const TransitionId> sigma, ExtensionVariant variant,
-                       const std::string& tag);
+                       const std::string& tag, const StopCondition& stop = StopCondition());
 
 } // namespace tsoreach::instrument
