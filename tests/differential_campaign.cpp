@@ -5,15 +5,20 @@
 //
 //   differential_campaign N [SEED] [--out DIR] [--program-seconds S]
 //
-// Program i is randomCampaignProgram(SEED + i). Per model the definite
+// Program i is randomShapesProgram(SEED + i) when SEED + i is 3 modulo 4,
+// else randomCampaignProgram(SEED + i); its goal is given by its "# goal"
+// lines, else its final states (goal_lines.hpp). Per model the definite
 // answers (reachable, unreachable) must agree, and reachability must nest
 // SC within TSO within PSO. An engine that throws (a trace that does not
 // replay, an internal error) is a finding as well. Every finding is saved
 // in DIR as seed-N.txt (the program), seed-N.min.txt (the program after
-// greedy deletion of threads and transitions while the finding persists)
-// and seed-N.note (the answers). Exits 1 when there is a finding.
+// greedy deletion of threads, transitions, finals and goal lines, and
+// instructions turned into noop, while the finding persists:
+// minimise_program.hpp) and seed-N.note (the answers). Exits 1 when there is a finding.
 
 #include "brute_force.hpp"
+#include "goal_lines.hpp"
+#include "minimise_program.hpp"
 #include "random_program.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/parser.hpp"
@@ -164,7 +169,7 @@ Check checkProgram(const std::string& text, const std::vector<MemoryModel>& mode
                    double seconds) {
     Check check;
     const Program p = parseProgram(text, "campaign");
-    const std::optional<Goal> goal = defaultGoal(p);
+    const std::optional<Goal> goal = test::goalOfText(p, text);
     if (!goal) {
         return check;
     }
@@ -211,68 +216,6 @@ Check checkProgram(const std::string& text, const std::vector<MemoryModel>& mode
     return check;
 }
 
-// The program as blocks: one per thread, each a list of lines.
-using Blocks = std::vector<std::vector<std::string>>;
-
-Blocks splitThreads(const std::string& text) {
-    Blocks out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("thread", 0) == 0 || out.empty()) {
-            out.emplace_back();
-        }
-        out.back().push_back(line);
-    }
-    return out;
-}
-
-std::string join(const Blocks& blocks) {
-    std::string out;
-    for (const auto& b : blocks) {
-        for (const std::string& line : b) {
-            out += line + "\n";
-        }
-    }
-    return out;
-}
-
-// Greedily deletes threads, then transitions, while `stillFails` holds.
-// Each round is a loop over the candidates; no recursion.
-template <class Pred> std::string minimise(const std::string& text, Pred stillFails) {
-    Blocks blocks = splitThreads(text);
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (std::size_t t = 0; t < blocks.size() && blocks.size() > 1;) {
-            Blocks candidate = blocks;
-            candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(t));
-            if (stillFails(join(candidate))) {
-                blocks = std::move(candidate);
-                changed = true;
-            } else {
-                ++t;
-            }
-        }
-        for (std::size_t t = 0; t < blocks.size(); ++t) {
-            for (std::size_t l = 0; l < blocks[t].size();) {
-                if (blocks[t][l].rfind("transition", 0) != 0) {
-                    ++l;
-                    continue;
-                }
-                Blocks candidate = blocks;
-                candidate[t].erase(candidate[t].begin() + static_cast<std::ptrdiff_t>(l));
-                if (stillFails(join(candidate))) {
-                    blocks = std::move(candidate);
-                    changed = true;
-                } else {
-                    ++l;
-                }
-            }
-        }
-    }
-    return join(blocks);
-}
-
 std::string describe(const Check& c) {
     std::string out;
     for (const std::string& p : c.problems) {
@@ -300,7 +243,11 @@ int campaign(const Settings& s) {
     std::uint64_t acyclic = 0;
     for (std::uint64_t i = 0; i < s.count; ++i) {
         const std::uint64_t seed = s.firstSeed + i;
-        const std::string text = test::randomCampaignProgram(seed);
+        // A quarter of the seeds give programs of the rarer shapes; the
+        // others give the programs they gave before those existed.
+        const bool shapes = seed % 4 == 3;
+        const std::string text =
+            shapes ? test::randomShapesProgram(seed) : test::randomCampaignProgram(seed);
         const Check c =
             checkProgram(text, {std::begin(kModels), std::end(kModels)}, s.programSeconds);
         ++programs;
@@ -314,26 +261,29 @@ int campaign(const Settings& s) {
             std::cout << "differential: seed " << seed << ": " << c.problems.front() << "\n";
             // Minimise on the models the first problem involves: all of them
             // for a nesting violation, else the one it names.
-            const std::string minimal = minimise(text, [&](const std::string& candidate) {
-                try {
-                    const Program q = parseProgram(candidate, "candidate");
-                    if (!defaultGoal(q)) {
+            const std::string minimal =
+                test::minimiseProgram(text, [&](const std::string& candidate) {
+                    try {
+                        const Program q = parseProgram(candidate, "candidate");
+                        if (!test::goalOfText(q, candidate)) {
+                            return false;
+                        }
+                    } catch (const std::exception&) { // InputError, GoalSpecError
                         return false;
                     }
-                } catch (const InputError&) {
-                    return false;
-                }
-                return !checkProgram(candidate, {std::begin(kModels), std::end(kModels)},
-                                     s.programSeconds)
-                            .problems.empty();
-            });
+                    return !checkProgram(candidate, {std::begin(kModels), std::end(kModels)},
+                                         s.programSeconds)
+                                .problems.empty();
+                });
             save(s.out / (stem + ".min.txt"), minimal);
             const Check m =
                 checkProgram(minimal, {std::begin(kModels), std::end(kModels)}, s.programSeconds);
-            save(s.out / (stem + ".note"),
-                 "seed " + std::to_string(seed) + " (test::randomCampaignProgram)\n\n" +
-                     "original program:\n" + describe(c) + "\nminimised program (" + stem +
-                     ".min.txt):\n" + describe(m));
+            save(s.out / (stem + ".note"), "seed " + std::to_string(seed) +
+                                               (shapes ? " (test::randomShapesProgram)\n\n"
+                                                       : " (test::randomCampaignProgram)\n\n") +
+                                               "original program:\n" + describe(c) +
+                                               "\nminimised program (" + stem + ".min.txt):\n" +
+                                               describe(m));
         }
         if ((i + 1) % 100 == 0) {
             const double secs = std::chrono::duration<double>(Clock::now() - start).count();

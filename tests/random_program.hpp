@@ -96,7 +96,221 @@ class RandomProgram {
         return out;
     }
 
+    // Programs of the shapes the generators above rarely make, each of
+    // which once hid a wrong answer: a loop back to the source of a store
+    // (the thread returns to where it stored, and sometimes leaves from
+    // there), a goal state with transitions out of it, two final states, a
+    // lock held up to a final state, fences, and in a quarter of the random
+    // half a fan of 60 to 130 reads of constant addresses in one thread
+    // beside addresses computed around a far address. Half are mutated
+    // litmus tests with these shapes added (decoratedLitmus), half are 2 to
+    // 4 random threads of 2 to 6 transitions in a line plus a loop and
+    // branches, of which a quarter have a goal of 2 or 3 terms written as
+    // "# goal" lines (goal_lines.hpp). A counter register `c` that only the
+    // loops touch bounds every loop, so buffers stay bounded.
+    std::string generateShapes() {
+        lockOdds_ = 48;
+        straight_ = true;
+        if (chance(1, 2)) {
+            return decoratedLitmus();
+        }
+        const std::uint64_t k = below(8);
+        const std::uint64_t threads = k < 4 ? 2 : k < 7 ? 3 : 4;
+        wide_ = chance(1, 4);
+        std::uint64_t fanThread = threads; // none
+        if (wide_) {
+            width_ = 60 + below(71);
+            far_ = 64 + below(128);
+            fanThread = below(threads);
+        }
+        std::string body;
+        std::vector<std::uint64_t> lengths;
+        for (std::uint64_t t = 0; t < threads; ++t) {
+            lengths.push_back(shapeThread(body, t, t == fanThread));
+        }
+        std::string out;
+        if (chance(1, 4)) {
+            const std::uint64_t terms = 2 + below(2);
+            for (std::uint64_t i = 0; i < terms; ++i) {
+                std::string term;
+                for (std::uint64_t n = 1 + below(2); n > 0; --n) {
+                    const std::uint64_t t = below(threads);
+                    term += (term.empty() ? "" : ",") + std::string("t") + std::to_string(t) + "=" +
+                            state(1 + below(lengths[t]));
+                }
+                out += "# goal " + term + "\n";
+            }
+        }
+        return out + body;
+    }
+
   private:
+    // A mutated litmus test (where the models differ) with the shapes of
+    // generateShapes() added to its threads: a loop back to the source of
+    // its first store, sometimes required by the goal (c == 1 at the end);
+    // transitions after the final state; a second final state; sometimes
+    // one more random thread.
+    std::string decoratedLitmus() {
+        std::string text;
+        const std::uint64_t threads = litmus(text);
+        std::istringstream in(text);
+        std::string out;
+        std::vector<std::string> lines; // the current thread's transitions
+        std::string head;               // its "thread" and "initial" lines
+        std::uint64_t length = 0;
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind("final ", 0) == 0) {
+                length = std::stoull(line.substr(7)); // "final qL"
+            } else if (line == "end") {
+                out += decorate(head, lines, length);
+                head.clear();
+                lines.clear();
+            } else if (line.rfind("transition ", 0) == 0) {
+                lines.push_back(line);
+            } else {
+                head += line + "\n";
+            }
+        }
+        if (chance(1, 3)) {
+            shapeThread(out, threads, false);
+        }
+        return out;
+    }
+
+    // One litmus thread (a line q0 .. qL), decorated.
+    std::string decorate(const std::string& head, std::vector<std::string> lines,
+                         std::uint64_t length) {
+        std::uint64_t final = length;
+        std::vector<std::string> finals;
+        const auto store = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+            return l.find(" write ") != std::string::npos;
+        });
+        if (store != lines.end() && chance(1, 2)) {
+            // q_s --store--> ... q_e --c += 1--> l --c < bound--> q_s. Half the
+            // time the loop is the store alone and the line leaves from q_s:
+            // the transition out of q_e then starts at q_s instead.
+            const auto s = static_cast<std::uint64_t>(store - lines.begin());
+            const bool exitAtSource = s + 1 < lines.size() && chance(1, 2);
+            const std::uint64_t e = exitAtSource ? s + 1 : s + 1 + below(length - s);
+            if (exitAtSource) {
+                std::istringstream words(lines[e]);
+                std::string keyword;
+                std::string from;
+                std::string to;
+                words >> keyword >> from >> to;
+                std::string rest;
+                std::getline(words, rest);
+                lines[e] = "transition " + state(s) + " " + to + rest;
+            }
+            const std::uint64_t bound = 2 + below(2);
+            lines.push_back(words({"transition", state(e), "l", "local c + c 1"}));
+            lines.push_back(
+                words({"transition", "l", state(s), "check < c " + std::to_string(bound)}));
+            if (chance(1, 2)) { // the goal needs the loop taken as often as it may be
+                const std::string times = std::to_string(bound - 1);
+                lines.push_back(
+                    words({"transition", state(final), state(final + 1), "check == c " + times}));
+                ++final;
+            }
+        }
+        std::uint64_t end = final;
+        if (chance(1, 3)) { // the goal state is not the end
+            last_ = 0;
+            for (std::uint64_t n = 1 + below(2); n > 0; --n, ++end) {
+                const std::string i = instruction();
+                lines.push_back(words({"transition", state(end), state(end + 1), i}));
+            }
+        }
+        finals.push_back(state(final));
+        if (final > 1 && chance(1, 6)) {
+            finals.push_back(state(1 + below(final - 1)));
+        }
+        std::string out = head;
+        for (const std::string& f : finals) {
+            out += "final " + f + "\n";
+        }
+        for (const std::string& l : lines) {
+            out += l + "\n";
+        }
+        return out + "end\n";
+    }
+
+    // One thread of generateShapes(); returns its length L (states q0..qL).
+    std::uint64_t shapeThread(std::string& out, std::uint64_t index, bool fan) {
+        const std::uint64_t length = 2 + below(5);
+        last_ = 0;
+        open_ = false;
+        checkNext_ = false;
+        std::vector<std::string> instr;
+        for (std::uint64_t i = 0; i < length; ++i) {
+            instr.push_back(instruction());
+        }
+        std::vector<std::string> extra; // transitions besides the line
+        if (chance(1, 2)) {
+            // q_s --store--> ... q_e --c += 1--> l --c < 2--> q_s: back to the
+            // store's source, at most twice; sometimes q_s also exits past q_e.
+            const std::uint64_t s = below(length);
+            const std::uint64_t e = s + 1 + below(length - s);
+            const std::string v = chance(1, 3) ? "+ c 1" : value();
+            instr[s] = words({"write", v, addr()});
+            extra.push_back(words({"transition", state(e), "l", "local c + c 1"}));
+            extra.push_back(words({"transition", "l", state(s), "check < c 2"}));
+            if (chance(1, 3)) {
+                const std::string i = instruction();
+                extra.push_back(words({"transition", state(s), state(std::min(e + 1, length)), i}));
+            }
+        }
+        // Usually the end of the line is final; a third of the threads stop
+        // earlier, so the goal state has a transition out of it.
+        std::vector<std::uint64_t> finals = {chance(1, 3) ? 1 + below(length - 1) : length};
+        if (chance(1, 4)) {
+            const std::uint64_t other = 1 + below(length);
+            if (other != finals[0]) {
+                finals.push_back(other);
+            }
+        }
+        if (index > 0 && chance(1, 6)) {
+            finals.clear(); // an unconstrained thread
+        }
+        if (!finals.empty() && chance(1, 6)) { // a lock still held at the final state
+            const std::uint64_t l = below(finals[0]);
+            instr[l] = "lock";
+            for (std::uint64_t j = l + 1; j < finals[0]; ++j) {
+                if (instr[j] == "lock" || instr[j] == "unlock") {
+                    instr[j] = "noop";
+                }
+            }
+        }
+        if (chance(1, 4)) {
+            instr[below(length)] = "mfence";
+        }
+        std::uint64_t fanAt = length; // none
+        if (fan) {
+            fanAt = below(length);
+        }
+        out += "thread t" + std::to_string(index) + "\ninitial q0\n";
+        for (std::uint64_t f : finals) {
+            out += "final " + state(f) + "\n";
+        }
+        for (std::uint64_t i = 0; i < length; ++i) {
+            if (i != fanAt) {
+                out += words({"transition", state(i), state(i + 1), instr[i]}) + "\n";
+                continue;
+            }
+            // Reads only: a fan of stores multiplies the memories by its width.
+            const std::string what = "read " + dest();
+            for (std::uint64_t a = 0; a < width_; ++a) {
+                out +=
+                    words({"transition", state(i), state(i + 1), what, std::to_string(a)}) + "\n";
+            }
+        }
+        for (const std::string& line : extra) {
+            out += line + "\n";
+        }
+        out += "end\n";
+        return length;
+    }
+
     // Modulo bias is irrelevant here; determinism is what matters.
     std::uint64_t below(std::uint64_t n) { return gen_() % n; }
     bool chance(std::uint64_t num, std::uint64_t den) { return below(den) < num; }
@@ -124,6 +338,10 @@ class RandomProgram {
 
     // An address: mostly a constant, sometimes computed from a register.
     std::string addr() {
+        if (wide_ && chance(1, 3)) { // only generateShapes() sets wide_
+            return chance(1, 2) ? words({"+", use(), std::to_string(far_)})
+                                : std::to_string(below(width_));
+        }
         if (chance(4, 5)) {
             return num(3);
         }
@@ -386,6 +604,9 @@ class RandomProgram {
     bool checkNext_ = false;      // the next instruction checks the register just read
     bool open_ = false;           // the current thread emitted a lock not yet unlocked
     std::uint64_t lockOdds_ = 24; // a lock is one instruction in lockOdds_
+    bool wide_ = false;           // generateShapes(): a fan of width_ addresses
+    std::uint64_t width_ = 0;     // ... 0 to width_ - 1
+    std::uint64_t far_ = 0;       // ... and computed addresses around far_
 };
 
 // The program of `seed`, as text.
@@ -396,6 +617,11 @@ inline std::string randomProgram(std::uint64_t seed) {
 // The campaign program of `seed`, as text.
 inline std::string randomCampaignProgram(std::uint64_t seed) {
     return RandomProgram(seed).generateCampaign();
+}
+
+// The program of rare shapes of `seed`, as text (goal: goal_lines.hpp).
+inline std::string randomShapesProgram(std::uint64_t seed) {
+    return RandomProgram(seed).generateShapes();
 }
 
 // The acyclic program of `seed`, as text.
