@@ -24,7 +24,8 @@ check-sanitize: export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 FUZZ_DIR ?= build-fuzz
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_parser fuzz_rmm fuzz_trace_json fuzz_replay
+FUZZ_TARGETS ?= fuzz_parser fuzz_rmm fuzz_trace_json fuzz_replay \
+  fuzz_differential_sc fuzz_differential_tso fuzz_differential_pso
 FUZZ_CORPUS ?= fuzz-corpus
 FUZZ_CRASHES ?= fuzz-crashes
 FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1
@@ -74,7 +75,7 @@ fuzz-build: deps
 	    -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DCMAKE_CXX_FLAGS_FUZZ="-O1 -g" \
 	    -DTSOREACH_FUZZ=ON -DBUILD_TESTING=OFF; \
 	fi
-	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(FUZZ_TARGETS)
+	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(FUZZ_TARGETS) differential_inputs
 
 fuzz: fuzz-build
 	@bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_CORPUS) $(FUZZ_CRASHES) $(FUZZ_SECONDS) \

@@ -2,7 +2,8 @@
 # Runs the libFuzzer targets one after the other (make fuzz; docs/testing.md).
 # Usage: fuzz/run.sh BUILD_DIR CORPUS_DIR CRASH_DIR SECONDS "TARGETS" [libFuzzer flags...]
 # Each target keeps its growing corpus in CORPUS_DIR/<target> (seeded anew
-# from make-seeds.sh on every run) and its log in CORPUS_DIR/<target>.log;
+# from make-seeds.sh, or for fuzz_differential_* from BUILD_DIR/fuzz/
+# differential_inputs, on every run) and its log in CORPUS_DIR/<target>.log;
 # crashing, leaking or timing-out inputs go to CRASH_DIR/<target>/.
 # Exits 1 when some target found something.
 set -uo pipefail
@@ -16,14 +17,19 @@ failed=()
 for t in $targets; do
   mkdir -p "$corpus/$t" "$crashes/$t"
   dict=()
+  late=() # flags after the caller's, so they win
   case $t in
     fuzz_parser) dict=(-dict="$root/fuzz/dict/program.dict") ;;
     fuzz_rmm) dict=(-dict="$root/fuzz/dict/rmm.dict") ;;
     fuzz_trace_json | fuzz_replay) dict=(-dict="$root/fuzz/dict/trace.dict") ;;
+    fuzz_differential_*)
+      # The decoder reads at most about 200 bytes; longer inputs are noise.
+      late=(-max_len=256)
+      "$build/fuzz/differential_inputs" seeds "$seeds/$t" ;;
   esac
   echo "fuzz: $t for ${seconds}s (log $corpus/$t.log)"
   "$build/fuzz/$t" -max_total_time="$seconds" -artifact_prefix="$crashes/$t/" "${dict[@]}" "$@" \
-    "$corpus/$t" "$seeds/$t" > "$corpus/$t.log" 2>&1
+    "${late[@]}" "$corpus/$t" "$seeds/$t" > "$corpus/$t.log" 2>&1
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$corpus/$t.log")
   units=$(find "$corpus/$t" -type f | wc -l)
