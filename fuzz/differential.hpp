@@ -8,15 +8,20 @@
 //
 // The decoder is total: a reader past the end reads 0 and every field is a
 // byte taken modulo its range, so every byte string is a program and
-// libFuzzer's coverage guides the shapes. The format offers directly what
-// random programs rarely have: loops back to the source of a store, goal
-// states with outgoing transitions, several final states, locks held at the
-// goal, fans of 60 to 130 constant addresses beside computed ones, goals of
-// several terms ("# goal" lines, tests/goal_lines.hpp), fences.
+// libFuzzer's coverage guides the shapes. A thread is a line of records,
+// each a step of litmus-test size (a store, a load and its check, a fence, a
+// counted loop, a goal mark, a jump, a fan of addresses...), so that the
+// shapes random programs rarely have are a record or two away from the
+// seeds: loops back to the source of a store that the goal needs taken,
+// goal states with transitions out of them, several final states, locks
+// held at the goal, fans of 60 to 130 constant addresses beside computed
+// ones, goals of several terms ("# goal" lines, tests/goal_lines.hpp). The
+// custom mutator (mutateSpec) inserts, erases and copies whole records.
 //
 // Values stay bounded so that every program has finitely many SC states:
 // constants are 0..2 (in a wide program also the fan's addresses and one
-// far address), and all arithmetic is taken % 3.
+// far address), arithmetic on registers is taken % 3, and the loop counter
+// c is bounded by the guards of the loops, the only place it changes.
 
 #include "brute_force.hpp"
 #include "goal_lines.hpp"
@@ -33,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -42,24 +48,22 @@ namespace tsoreach::fuzz {
 
 // ---- The input format ------------------------------------------------------
 
-// One transition: how it joins the control states, and its instruction.
-struct SpecTransition {
-    std::uint8_t control = 0; // % 8: chain, back edge, branch, any edge, side branch
-    std::uint8_t state = 0;   // the state a non-chain edge names
-    std::uint8_t kind = 0;    // % 32: the instruction
-    std::uint8_t x = 0;       // operands
-    std::uint8_t y = 0;
+// One record: a step of a thread's line, usually one or two transitions.
+// `op` says what (see namespace op), `a` and `b` are its operands.
+struct SpecRecord {
+    std::uint8_t op = 0;
+    std::uint8_t a = 0;
+    std::uint8_t b = 0;
 };
 
 struct SpecThread {
-    std::uint8_t states = 0;           // 2 + states % 7 control states at most
-    std::vector<std::uint8_t> finals;  // 0 to 2, each picks a state the thread uses
-    std::vector<SpecTransition> steps; // 1 to 8
+    std::uint8_t flags = 0;          // bit 0 set: the end of the line is not final
+    std::vector<SpecRecord> records; // 1 to 10
 };
 
 struct Spec {
     std::vector<SpecThread> threads;              // 2 to 4
-    std::uint8_t wide = 0;                        // % 4 == 3: a wide program (fans, far address)
+    std::uint8_t wide = 0;                        // % 4 == 3: a wide program (fan, far address)
     std::uint8_t width = 0;                       // the fan's addresses: see fanWidth
     std::uint8_t far = 0;                         // the far address is 64 + far % 128
     std::uint8_t goal = 0;                        // % 4 == 0: the goal is `terms`, else the finals
@@ -92,27 +96,24 @@ class SpecWriter {
     std::vector<std::uint8_t> bytes;
 };
 
+inline constexpr std::size_t kMaxThreads = 4;
+inline constexpr std::size_t kMaxRecords = 10;
+
 // The format, once for both directions: IO is SpecReader (Spec&) or
 // SpecWriter (const Spec&).
 template <class IO, class S> void visitSpec(IO& io, S& s) {
-    io.count(s.threads, 2, 4);
+    io.count(s.threads, 2, kMaxThreads);
     io.field(s.wide);
     io.field(s.width);
     io.field(s.far);
     io.field(s.goal);
     for (auto& t : s.threads) {
-        io.field(t.states);
-        io.count(t.finals, 0, 2);
-        for (auto& f : t.finals) {
-            io.field(f);
-        }
-        io.count(t.steps, 1, 8);
-        for (auto& x : t.steps) {
-            io.field(x.control);
-            io.field(x.state);
-            io.field(x.kind);
-            io.field(x.x);
-            io.field(x.y);
+        io.field(t.flags);
+        io.count(t.records, 1, kMaxRecords);
+        for (auto& r : t.records) {
+            io.field(r.op);
+            io.field(r.a);
+            io.field(r.b);
         }
     }
     if (s.goal % 4 == 0) {
@@ -139,31 +140,39 @@ inline std::vector<std::uint8_t> encodeSpec(const Spec& s) {
     return std::move(w.bytes);
 }
 
-// Instruction kinds (SpecTransition::kind % 32): the first of each range.
-// Locks are rare: dpor and rf refuse programs with them.
-namespace kind {
-inline constexpr std::uint8_t kRead = 0;      // 0-6: read reg(x) addr(y)
-inline constexpr std::uint8_t kWrite = 7;     // 7-13: write value(x) addr(y)
-inline constexpr std::uint8_t kLocal = 14;    // 14-17: local reg(x) value(y)
-inline constexpr std::uint8_t kCheck = 18;    // 18-21: check cond(x, y)
-inline constexpr std::uint8_t kFence = 22;    // 22-23: mfence
-inline constexpr std::uint8_t kNoop = 24;     // 24-25: noop
-inline constexpr std::uint8_t kLock = 26;     // lock when x % 4 == 0, else noop
-inline constexpr std::uint8_t kUnlock = 27;   // unlock when x % 4 == 0, else noop
-inline constexpr std::uint8_t kFanRead = 28;  // 28-29, wide: read reg(x) from each fan address
-inline constexpr std::uint8_t kFanWrite = 30; // 30-31, wide: write value(x) to each fan address
-} // namespace kind
-
-// Edge shapes (SpecTransition::control % 8).
-namespace edge {
-inline constexpr std::uint8_t kChain = 0; // 0-3: current state -> a new one, which becomes current
-inline constexpr std::uint8_t kBack = 4;  // current -> state % (current + 1), which becomes current
-inline constexpr std::uint8_t kBranch = 5; // an earlier state -> a new one, which becomes current
-inline constexpr std::uint8_t kAny = 6;    // (state & 15) -> (state >> 4), both % states
-inline constexpr std::uint8_t kSide = 7;   // current -> a new state; current stays
-} // namespace edge
+// Record kinds (SpecRecord::op % 16). Each continues the thread's line from
+// its current state; "L" is the register the thread assigned last.
+namespace op {
+inline constexpr std::uint8_t kStore = 0; // 0-1: write value(a) address(b)
+inline constexpr std::uint8_t kLoad = 2;  // 2-3: read r(a & 3) address(b); a & 4: then
+                                          // check == L ((a >> 3) & 3) % 3
+inline constexpr std::uint8_t kFence = 4; // mfence
+// A counted loop back to the source S of the thread's last store (q0 if
+// none): current --local c + c 1--> l --guard--> S, where the guard lets c
+// reach B = 1 + (a & 3) % 3, in a form the value analysis can narrow
+// (< c B) or not (< * c 1 B, < + c 0 B, ! >= c B: (a >> 2) & 3); the line goes
+// on from S (a & 16) or from the current state. With a & 32 the line ends
+// with check == c B - 1, so that a goal at its end needs every round.
+inline constexpr std::uint8_t kLoop = 5;
+inline constexpr std::uint8_t kLocal = 6;   // local r(a & 3) value(b)
+inline constexpr std::uint8_t kCheck = 7;   // check condition(a, b)
+inline constexpr std::uint8_t kMark = 8;    // the current state is final; the line goes on
+inline constexpr std::uint8_t kJump = 9;    // current --noop--> state a % states so far
+inline constexpr std::uint8_t kBranch = 10; // the line goes on from state a % states so far
+inline constexpr std::uint8_t kLock = 11;   // lock when b % 4 == 0, else noop
+inline constexpr std::uint8_t kUnlock = 12; // unlock when b % 4 == 0, else noop
+// Wide programs, once: one transition per fan address, read r(a & 3) C
+// (b even) or write value(a) C (b odd); else as kLoad / kStore.
+inline constexpr std::uint8_t kFan = 13;
+inline constexpr std::uint8_t kNoop = 14;  // noop
+inline constexpr std::uint8_t kLoad2 = 15; // as kLoad
+} // namespace op
 
 // The program text of a spec (with "# goal" lines for a goal of terms).
+// Registers r0..r2 hold values in -2..2 (constants, reads, arithmetic % 3),
+// the far address or fan addresses; the counter c only grows in loops, and
+// their guards bound it by 3. Checks mostly test the register assigned
+// last, so that they test what was just read.
 class SpecRenderer {
   public:
     explicit SpecRenderer(const Spec& s)
@@ -180,23 +189,22 @@ class SpecRenderer {
 
     std::string render() {
         std::vector<Rendered> threads;
-        for (std::size_t i = 0; i < s_.threads.size(); ++i) {
-            threads.push_back(thread(s_.threads[i]));
+        for (const SpecThread& t : s_.threads) {
+            threads.push_back(thread(t));
         }
-        const bool terms = s_.goal % 4 == 0;
         std::string out;
-        if (terms) {
+        if (s_.goal % 4 == 0) {
             for (const auto& term : s_.terms) {
                 out += std::string(test::kGoalLine) + goalTerm(threads, term) + "\n";
             }
         } else if (std::all_of(threads.begin(), threads.end(),
                                [](const Rendered& r) { return r.finals.empty(); })) {
-            threads[0].finals.push_back(threads[0].used.back()); // some goal
+            threads[0].finals.push_back(threads[0].end); // some goal
         }
         for (std::size_t i = 0; i < threads.size(); ++i) {
-            out += "thread t" + std::to_string(i) + "\ninitial q0\n";
+            out += "thread t" + num(i) + "\ninitial q0\n";
             for (std::size_t f : threads[i].finals) {
-                out += "final q" + std::to_string(f) + "\n";
+                out += "final q" + num(f) + "\n";
             }
             out += threads[i].body + "end\n";
         }
@@ -206,171 +214,241 @@ class SpecRenderer {
   private:
     struct Rendered {
         std::string body;                // transition lines
-        std::vector<std::size_t> used;   // states named, ascending
-        std::vector<std::size_t> finals; // distinct, among `used`
+        std::size_t states = 1;          // q0 .. q(states - 1)
+        std::size_t end = 0;             // where the line ends
+        std::vector<std::size_t> finals; // distinct
     };
 
-    static std::string reg(std::uint8_t b) { return "r" + std::to_string(b % 3); }
+    static std::string reg(std::uint8_t b) { return "r" + num(b % 3); }
     static std::string num(std::uint64_t n) { return std::to_string(n); }
+    std::string last() const { return "r" + num(last_); }
 
-    std::string value(std::uint8_t y) const {
-        const std::uint8_t a = y >> 3;
-        switch (y % 8) {
-        case 3:
-            return reg(a);
-        case 4:
-            return "% + " + reg(a) + " 1 3";
-        case 5:
-            return "% + " + reg(a) + " " + reg(a / 3) + " 3";
-        case 6:
-            return "== " + reg(a) + " " + num(a / 3 % 3);
-        case 7:
-            return wide_ ? num(far_) : "% - " + reg(a) + " 1 3";
-        default:
-            return num(y % 8);
-        }
+    // A destination register; remembered as the last one assigned.
+    std::string dest(std::uint8_t b) {
+        last_ = static_cast<std::uint8_t>((b & 3u) % 3);
+        return last();
     }
 
-    std::string address(std::uint8_t y) const {
-        const std::uint8_t a = y >> 3;
-        switch (y % 8) {
-        case 3:
-            return reg(a);
-        case 4:
-            return "% + " + reg(a) + " " + num(a / 3 % 3) + " 3";
-        case 5:
-            return wide_ ? num(a * 7u % width_) : "% " + reg(a) + " 3";
-        case 6: // computed, near the top of the fan or at the far address
-            return wide_ ? "+ " + reg(a) + " " + num(a / 3 % 2 != 0 ? far_ : width_ - 1)
-                         : num(a % 3);
-        case 7:
-            return wide_ ? num(far_) : reg(a);
-        default:
-            return num(y % 8);
-        }
-    }
-
-    static std::string condition(std::uint8_t x, std::uint8_t y) {
-        const std::string r = reg(y);
-        const std::string c = num(y / 3 % 3);
-        switch (x % 6) {
+    std::string value(std::uint8_t b) const {
+        switch (b & 7u) {
         case 0:
-            return "== " + r + " " + c;
         case 1:
-            return "!= " + r + " " + c;
+            return "1";
         case 2:
-            return "< " + r + " " + c;
+            return "2";
         case 3:
-            return "! " + r;
+            return "0";
         case 4:
-            return "&& == " + r + " " + c + " != " + reg(y / 9) + " " + num(y / 27 % 3);
+            return last();
+        case 5:
+            return "% + " + last() + " 1 3";
+        case 6:
+            return "+ c 1";
         default:
-            return "< " + r + " " + reg(y / 9);
+            return wide_ ? num(far_) : reg(b >> 3);
         }
     }
 
-    // The transition lines of one spec transition (a fan gives many).
-    std::string lines(const std::string& head, const SpecTransition& x) {
-        const std::uint8_t k = x.kind % 32;
-        const bool fan = k >= kind::kFanRead;
-        const bool fanWrite = k >= kind::kFanWrite;
-        if (fan && wide_ && !fanned_) {
-            fanned_ = true; // one fan per program keeps the state space small
-            std::string out;
-            for (std::uint64_t c = 0; c < width_; ++c) {
-                out += head + (fanWrite ? "write " + value(x.x) : "read " + reg(x.x)) + " " +
-                       num(c) + "\n";
+    // Mostly 0 and 1, as in the litmus tests; then 2, computed addresses,
+    // and in wide programs the fan's and the far address.
+    std::string address(std::uint8_t b) const {
+        const std::uint8_t a = b >> 3;
+        switch (b & 7u) {
+        case 0:
+        case 2:
+            return "0";
+        case 1:
+        case 3:
+            return "1";
+        case 4:
+            return "2";
+        case 5:
+            return (a & 1u) != 0 ? "c" : reg(a >> 1);
+        case 6:
+            return "% + " + reg(a) + " " + num(a / 3 % 3) + " 3";
+        default:
+            if (!wide_) {
+                return reg(a);
             }
-            return out;
+            switch (a % 3) {
+            case 0:
+                return num(far_);
+            case 1:
+                return num(a * 7u % width_);
+            default:
+                return "+ " + reg(a >> 2) + " " + num((a & 8u) != 0 ? far_ : width_ - 1);
+            }
         }
-        if (k < kind::kWrite || (fan && !fanWrite)) {
-            return head + "read " + reg(x.x) + " " + address(x.y) + "\n";
+    }
+
+    std::string condition(std::uint8_t a, std::uint8_t b) const {
+        const std::string k = num(b % 3);
+        const std::string k2 = num(b / 3 % 3);
+        const std::string r = reg(b / 9);
+        switch (a & 7u) {
+        case 0:
+            return "== " + last() + " " + k;
+        case 1:
+            return "!= " + last() + " " + k;
+        case 2:
+            return "! " + last();
+        case 3:
+            return "== c " + k;
+        case 4:
+            return "&& == " + last() + " " + k + " == c " + k2;
+        case 5:
+            return "< " + last() + " " + r;
+        case 6:
+            return "== " + r + " " + k;
+        default:
+            return "&& == " + last() + " " + k + " != " + r + " " + k2;
         }
-        if (k < kind::kLocal || fanWrite) {
-            return head + "write " + value(x.x) + " " + address(x.y) + "\n";
+    }
+
+    static std::string guard(std::uint8_t a, std::uint64_t bound) {
+        switch (a >> 2 & 3u) {
+        case 1:
+            return "< * c 1 " + num(bound);
+        case 2:
+            return "< + c 0 " + num(bound);
+        case 3:
+            return "! >= c " + num(bound);
+        default:
+            return "< c " + num(bound);
         }
-        if (k < kind::kCheck) {
-            return head + "local " + reg(x.x) + " " + value(x.y) + "\n";
+    }
+
+    // The state of a thread's line while its records are rendered.
+    struct Line {
+        Rendered out;
+        std::size_t cur = 0;
+        std::size_t storeSource = 0;             // source of the last store
+        std::optional<std::uint64_t> needRounds; // c the end of the line checks
+
+        std::size_t fresh() { return out.states++; }
+        // cur --instr--> a new state, which becomes current.
+        void step(const std::string& instr) { edge(cur, fresh(), instr); }
+        void edge(std::size_t from, std::size_t to, const std::string& instr) {
+            out.body += "transition q" + num(from) + " q" + num(to) + " " + instr + "\n";
+            cur = to;
         }
-        if (k < kind::kFence) {
-            return head + "check " + condition(x.x, x.y) + "\n";
+    };
+
+    void store(Line& l, std::uint8_t a, std::uint8_t b) {
+        l.storeSource = l.cur;
+        l.step("write " + value(a) + " " + address(b));
+    }
+
+    void load(Line& l, std::uint8_t a, std::uint8_t b) {
+        const std::string from = address(b); // before dest: it may use the old value
+        l.step("read " + dest(a) + " " + from);
+        if ((a & 4u) != 0) {
+            l.step("check == " + last() + " " + num((a >> 3 & 3u) % 3));
         }
-        if (k < kind::kNoop) {
-            return head + "mfence\n";
+    }
+
+    void loop(Line& l, std::uint8_t a) {
+        const std::uint64_t bound = 1 + (a & 3u) % 3;
+        const std::size_t start = l.cur;
+        const std::size_t label = l.fresh();
+        l.edge(start, label, "local c + c 1");
+        l.edge(label, l.storeSource, "check " + guard(a, bound));
+        l.cur = (a & 16u) != 0 ? l.storeSource : start;
+        if ((a & 32u) != 0) {
+            l.needRounds = bound - 1;
         }
-        if (k < kind::kLock) {
-            return head + "noop\n";
+    }
+
+    void fan(Line& l, std::uint8_t a, std::uint8_t b) {
+        fanned_ = true; // one fan per program keeps the state space small
+        const std::string what = (b & 1u) != 0 ? "write " + value(a) : "read " + dest(a);
+        const std::size_t from = l.cur;
+        const std::size_t to = l.fresh();
+        for (std::uint64_t c = 0; c < width_; ++c) {
+            l.edge(from, to, what + " " + num(c));
         }
-        if (x.x % 4 != 0) { // rarer still: dpor and rf refuse programs with locks
-            return head + "noop\n";
+    }
+
+    void record(Line& l, const SpecRecord& r) {
+        switch (r.op % 16) {
+        case op::kStore:
+        case op::kStore + 1:
+            store(l, r.a, r.b);
+            break;
+        case op::kFence:
+            l.step("mfence");
+            break;
+        case op::kLoop:
+            loop(l, r.a);
+            break;
+        case op::kLocal: {
+            const std::string v = value(r.b);
+            l.step("local " + dest(r.a) + " " + v);
+            break;
         }
-        return head + (k == kind::kLock ? "lock\n" : "unlock\n");
+        case op::kCheck:
+            l.step("check " + condition(r.a, r.b));
+            break;
+        case op::kMark:
+            if (std::find(l.out.finals.begin(), l.out.finals.end(), l.cur) == l.out.finals.end()) {
+                l.out.finals.push_back(l.cur);
+            }
+            break;
+        case op::kJump:
+            l.edge(l.cur, r.a % l.out.states, "noop");
+            break;
+        case op::kBranch:
+            l.cur = r.a % l.out.states;
+            break;
+        case op::kLock:
+        case op::kUnlock: // rare: dpor and rf refuse programs with locks
+            l.step(r.b % 4 != 0 ? "noop" : r.op % 16 == op::kLock ? "lock" : "unlock");
+            break;
+        case op::kFan:
+            if (wide_ && !fanned_) {
+                fan(l, r.a, r.b);
+            } else if ((r.b & 1u) != 0) {
+                store(l, r.a, r.b);
+            } else {
+                load(l, r.a, r.b);
+            }
+            break;
+        case op::kNoop:
+            l.step("noop");
+            break;
+        default:
+            load(l, r.a, r.b);
+            break;
+        }
     }
 
     Rendered thread(const SpecThread& t) {
-        const std::size_t n = 2 + t.states % 7;
-        std::vector<bool> used(n);
-        used[0] = true;
-        std::size_t cur = 0;
-        std::size_t fresh = 1; // the next state no edge has named yet
-        Rendered out;
-        for (const SpecTransition& x : t.steps) {
-            const auto next = [&] { return fresh < n ? fresh++ : x.state % n; };
-            std::size_t from = cur;
-            std::size_t to = 0;
-            switch (x.control % 8) {
-            case edge::kBack:
-                to = x.state % (cur + 1);
-                cur = to;
-                break;
-            case edge::kBranch:
-                from = x.state % fresh;
-                to = next();
-                cur = to;
-                break;
-            case edge::kAny:
-                from = (x.state & 15u) % n;
-                to = (x.state >> 4) % n;
-                break;
-            case edge::kSide:
-                to = next();
-                break;
-            default:
-                to = next();
-                cur = to;
-                break;
-            }
-            used[from] = true;
-            used[to] = true;
-            out.body += lines("transition q" + num(from) + " q" + num(to) + " ", x);
+        Line l;
+        last_ = 0;
+        for (const SpecRecord& r : t.records) {
+            record(l, r);
         }
-        for (std::size_t s = 0; s < n; ++s) {
-            if (used[s]) {
-                out.used.push_back(s);
-            }
+        if (l.needRounds) {
+            l.step("check == c " + num(*l.needRounds));
         }
-        for (std::uint8_t f : t.finals) {
-            const std::size_t s = goalState(out.used, f);
-            if (std::find(out.finals.begin(), out.finals.end(), s) == out.finals.end()) {
-                out.finals.push_back(s);
-            }
+        l.out.end = l.cur;
+        const bool final = (t.flags & 1u) == 0 && l.cur != 0;
+        if (final &&
+            std::find(l.out.finals.begin(), l.out.finals.end(), l.cur) == l.out.finals.end()) {
+            l.out.finals.push_back(l.cur);
         }
-        return out;
+        return l.out;
     }
 
-    // A state a goal accepts: one the thread names other than its initial
-    // state (a goal there holds at once), if there is one.
-    static std::size_t goalState(const std::vector<std::size_t>& used, std::size_t pick) {
-        return used.size() == 1 ? used[0] : used[1 + pick % (used.size() - 1)];
-    }
-
-    // "t1=q2,t0=q3": a thread named twice accepts either state.
+    // "t1=q2,t0=q3": a thread named twice accepts either state; never q0
+    // when there is another (a goal there holds at once).
     static std::string goalTerm(const std::vector<Rendered>& threads,
                                 const std::vector<std::uint8_t>& pairs) {
         std::string out;
         for (std::uint8_t p : pairs) {
             const std::size_t t = p % threads.size();
-            const std::size_t s = goalState(threads[t].used, p / threads.size());
+            const std::size_t n = threads[t].states;
+            const std::size_t s = n == 1 ? 0 : 1 + p / threads.size() % (n - 1);
             out += (out.empty() ? "" : ",") + std::string("t") + num(t) + "=q" + num(s);
         }
         return out;
@@ -381,6 +459,7 @@ class SpecRenderer {
     std::uint64_t width_;
     std::uint64_t far_;
     bool fanned_ = false;
+    std::uint8_t last_ = 0; // the register the current thread assigned last
 };
 
 inline std::string renderSpec(const Spec& s) {
@@ -392,15 +471,95 @@ inline std::string decodeDifferential(std::span<const std::uint8_t> bytes) {
     return renderSpec(decodeSpec(bytes));
 }
 
+// ---- Structure-aware mutation ------------------------------------------------
+
+// libFuzzer's own mutations insert and erase bytes anywhere, which shifts
+// every record after the spot; these keep the records whole: a random
+// field, a record inserted (random or copied from any thread), erased or
+// overwritten, a thread copied or erased, the header or a goal term changed.
+// `random` gives uniformly distributed 32-bit values (std::minstd_rand's
+// range is enough: only `random() % n` for small n is used).
+template <class Random> void mutateSpec(Spec& s, Random& random) {
+    const auto below = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+    const auto byte = [&] { return static_cast<std::uint8_t>(random()); };
+    const auto anyRecord = [&] {
+        const SpecThread& from = s.threads[below(s.threads.size())];
+        if (below(2) == 0) {
+            return SpecRecord{byte(), byte(), byte()};
+        }
+        return from.records[below(from.records.size())];
+    };
+    SpecThread& t = s.threads[below(s.threads.size())];
+    const auto at = [&](std::size_t extra) {
+        return t.records.begin() + static_cast<std::ptrdiff_t>(below(t.records.size() + extra));
+    };
+    switch (below(8)) {
+    case 0: // a field of a record
+    case 1: {
+        SpecRecord& r = *at(0);
+        std::uint8_t* fields[] = {&r.op, &r.a, &r.b};
+        std::uint8_t& f = *fields[below(3)];
+        f = below(2) == 0 ? byte() : static_cast<std::uint8_t>(f ^ (1u << below(8)));
+        break;
+    }
+    case 2: // insert a record
+        if (t.records.size() < kMaxRecords) {
+            t.records.insert(at(1), anyRecord());
+            break;
+        }
+        [[fallthrough]];
+    case 3: // erase a record
+        if (t.records.size() > 1) {
+            t.records.erase(at(0));
+            break;
+        }
+        [[fallthrough]];
+    case 4: // overwrite a record
+        *at(0) = anyRecord();
+        break;
+    case 5: // copy or erase a thread
+        if (s.threads.size() < kMaxThreads && below(2) == 0) {
+            s.threads.insert(
+                s.threads.begin() + static_cast<std::ptrdiff_t>(below(s.threads.size() + 1)), t);
+        } else if (s.threads.size() > 2) {
+            s.threads.erase(s.threads.begin() +
+                            static_cast<std::ptrdiff_t>(below(s.threads.size())));
+        }
+        break;
+    case 6:
+        t.flags = byte();
+        break;
+    default: { // the program's header and goal terms
+        std::uint8_t* fields[] = {&s.wide, &s.width, &s.far, &s.goal};
+        const std::size_t f = below(5);
+        if (f < 4) {
+            *fields[f] = byte();
+        } else if (s.goal % 4 == 0) {
+            if (s.terms.empty() || (s.terms.size() < 3 && below(2) == 0)) {
+                s.terms.push_back({byte()});
+            } else {
+                std::vector<std::uint8_t>& term = s.terms[below(s.terms.size())];
+                if (term.size() < 2 && below(2) == 0) {
+                    term.push_back(byte());
+                } else {
+                    term[below(term.size())] = byte();
+                }
+            }
+        }
+        break;
+    }
+    }
+}
+
 // ---- The check ---------------------------------------------------------------
 
 // Limits that keep one input well under a second in the fuzz build; a limit
 // only ever turns an answer into no answer.
 struct DifferentialLimits {
-    std::size_t bruteStates = 20000;    // brute force: more states, unknown
-    std::uint64_t engineStates = 20000; // per engine run
-    double seconds = 3;                 // all engine runs on one input
-    double runSeconds = 1;              // one engine run
+    std::size_t bruteStates = 10000;    // brute force: more states, unknown
+    std::uint64_t engineStates = 10000; // per engine run
+    double seconds = 2;                 // all engine runs on one input
+    double runSeconds = 0.5;            // one engine run
 };
 
 struct DifferentialAnswer {

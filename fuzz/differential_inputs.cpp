@@ -29,25 +29,20 @@ namespace {
 
 // ---- Seeds: classic shapes in the input format -------------------------------
 
-SpecTransition step(std::uint8_t k, std::uint8_t x = 0, std::uint8_t y = 0,
-                    std::uint8_t control = edge::kChain, std::uint8_t state = 0) {
-    return SpecTransition{control, state, k, x, y};
+SpecRecord rec(std::uint8_t o, std::uint8_t a = 0, std::uint8_t b = 0) {
+    return SpecRecord{o, a, b};
 }
-constexpr std::uint8_t regValue(std::uint8_t r) {
-    return static_cast<std::uint8_t>(3 + 8 * r);
+// read r0 ADDR, then check == r0 K
+SpecRecord loadCheck(std::uint8_t addr, std::uint8_t k) {
+    return rec(op::kLoad, static_cast<std::uint8_t>(4 | k << 3), addr);
 }
-// check == r c
-SpecTransition checkEq(std::uint8_t r, std::uint8_t c) {
-    return step(kind::kCheck, 0, static_cast<std::uint8_t>(r + 3 * c));
-}
-// A thread whose final state is the end of its chain of `steps`.
-SpecThread line(std::vector<SpecTransition> steps, bool final = true) {
+// Address operands (address()): 0 is 0, 1 is 1, 4 is 2.
+constexpr std::uint8_t kAddr[] = {0, 1, 4};
+
+SpecThread line(std::vector<SpecRecord> records, bool final = true) {
     SpecThread t;
-    t.states = 6; // 8 states: room for every chain below
-    if (final) {
-        t.finals.push_back(static_cast<std::uint8_t>(steps.size() - 1)); // not q0: state n
-    }
-    t.steps = std::move(steps);
+    t.flags = final ? 0 : 1;
+    t.records = std::move(records);
     return t;
 }
 
@@ -62,13 +57,12 @@ Spec program(std::vector<SpecThread> threads) {
 Spec storeBuffering(bool fenced) {
     std::vector<SpecThread> threads;
     for (std::uint8_t t = 0; t < 2; ++t) {
-        std::vector<SpecTransition> steps = {step(kind::kWrite, 1, t)};
+        std::vector<SpecRecord> records = {rec(op::kStore, 0, kAddr[t])};
         if (fenced) {
-            steps.push_back(step(kind::kFence));
+            records.push_back(rec(op::kFence));
         }
-        steps.push_back(step(kind::kRead, 0, static_cast<std::uint8_t>(1 - t)));
-        steps.push_back(checkEq(0, 0));
-        threads.push_back(line(steps));
+        records.push_back(loadCheck(kAddr[1 - t], 0));
+        threads.push_back(line(records));
     }
     return program(std::move(threads));
 }
@@ -77,33 +71,28 @@ std::vector<std::pair<std::string, Spec>> seeds() {
     std::vector<std::pair<std::string, Spec>> out;
     out.emplace_back("sb", storeBuffering(false));
     out.emplace_back("sb-fenced", storeBuffering(true));
-    // Message passing: x then y; the reader sees y = 1 and x = 0 (only PSO).
-    out.emplace_back("mp",
-                     program({line({step(kind::kWrite, 1, 0), step(kind::kWrite, 1, 1)}, false),
-                              line({step(kind::kRead, 0, 1), step(kind::kRead, 1, 0),
-                                    step(kind::kCheck, 4, 0 + 3 * 1 + 9 * 1 + 27 * 1)})}));
+    // Message passing: data (0) then flag (1); the reader sees the flag and
+    // not the data (only PSO).
+    out.emplace_back("mp", program({line({rec(op::kStore, 0, 0), rec(op::kStore, 0, 1)}, false),
+                                    line({loadCheck(1, 1), loadCheck(0, 0)})}));
     // Load buffering: never relaxed under these models.
-    out.emplace_back(
-        "lb", program({line({step(kind::kRead, 0, 0), step(kind::kWrite, 1, 1), checkEq(0, 1)}),
-                       line({step(kind::kRead, 0, 1), step(kind::kWrite, 1, 0), checkEq(0, 1)})}));
-    // Two locked increments of address 0 (value % + r0 1 3), then a check.
-    const std::vector<SpecTransition> increment = {step(kind::kLock), step(kind::kRead, 0, 0),
-                                                   step(kind::kWrite, 4, 0), step(kind::kUnlock)};
-    std::vector<SpecTransition> checked = increment;
-    checked.push_back(step(kind::kRead, 1, 0));
-    checked.push_back(checkEq(1, 1));
+    out.emplace_back("lb", program({line({loadCheck(0, 1), rec(op::kStore, 0, 1)}),
+                                    line({loadCheck(1, 1), rec(op::kStore, 0, 0)})}));
+    // Two locked increments of address 0 (value % + r0 1 3); then the
+    // second thread reads 2.
+    const std::vector<SpecRecord> increment = {rec(op::kLock), rec(op::kLoad, 0, 0),
+                                               rec(op::kStore, 5, 0), rec(op::kUnlock)};
+    std::vector<SpecRecord> checked = increment;
+    checked.push_back(loadCheck(0, 2));
     out.emplace_back("lock-increment", program({line(increment), line(checked)}));
-    // A counter loop: q0 -> q1 counts, q1 -> q0 while r1 < 2, then q0 -> q2
-    // stores the counter; another thread waits for it.
-    out.emplace_back("loop-counter",
-                     program({line({step(kind::kLocal, 1, 4 + 8 * 1),
-                                    step(kind::kCheck, 2, 1 + 3 * 2, edge::kBack, 0),
-                                    step(kind::kWrite, regValue(1), 0)},
-                                   false),
-                              line({step(kind::kRead, 0, 0), checkEq(0, 2)})}));
-    // Store buffering across a fan of 80 addresses and the far address 100.
-    Spec wide = program({line({step(kind::kWrite, 1, 7), step(kind::kRead, 0, 0), checkEq(0, 0)}),
-                         line({step(kind::kFanWrite, 1), step(kind::kRead, 0, 7), checkEq(0, 0)})});
+    // A counted loop: t0 stores c + 1 at 0 and loops back to the store up
+    // to twice (a = 2: guard < c 3); t1 waits to read 2.
+    out.emplace_back("loop-counter", program({line({rec(op::kStore, 6, 0), rec(op::kLoop, 2)}),
+                                              line({loadCheck(0, 2)})}));
+    // Store buffering across a fan of 80 reads and the far address 100
+    // (address operand 7: the far address in a wide program).
+    Spec wide = program({line({rec(op::kStore, 0, 7), loadCheck(0, 0)}),
+                         line({rec(op::kFan, 1, 0), loadCheck(7, 0)})});
     wide.wide = 3;
     wide.width = 20; // 80 addresses
     wide.far = 36;

@@ -1,7 +1,9 @@
 // Every input saved in tests/fuzz_regressions/<target>/ goes through the check
-// of its fuzz target (fuzz/properties.hpp): these inputs once crashed one or
-// broke a promise. The seeds of the trace targets are checked too.
+// of its fuzz target (fuzz/properties.hpp, fuzz/differential.hpp): these
+// inputs once crashed one or broke a promise. The seeds of the trace targets
+// are checked too.
 
+#include "differential.hpp"
 #include "properties.hpp"
 #include "test_util.hpp"
 
@@ -60,6 +62,24 @@ TEST(FuzzRegressions, TraceJson) {
 }
 TEST(FuzzRegressions, Replay) {
     runAll("replay", fuzz::checkReplay);
+}
+
+// differential/NAME.MODEL.txt: a program (goal: its "# goal" lines, else its
+// finals) on which two engines once disagreed under MODEL. Generous limits:
+// what the fuzzer stops after a second may take longer under the sanitizers.
+TEST(FuzzRegressions, Differential) {
+    fuzz::DifferentialLimits limits;
+    limits.bruteStates = 200000;
+    limits.engineStates = 0;
+    limits.seconds = 120;
+    limits.runSeconds = 60;
+    for (const auto& f : inputs("differential")) {
+        SCOPED_TRACE(f.string());
+        const std::string stem = f.stem().string(); // NAME.MODEL
+        const auto model = reach::memoryModelFromName(stem.substr(stem.rfind('.') + 1));
+        ASSERT_TRUE(model.has_value()) << "name it NAME.sc.txt, NAME.tso.txt or NAME.pso.txt";
+        EXPECT_NO_THROW(fuzz::checkDifferential(slurp(f), *model, limits));
+    }
 }
 
 // The trace seeds are traces of the fixed program that replay under their
