@@ -686,7 +686,7 @@ inline std::vector<DifferentialAnswer> differentialAnswers(const Program& p, con
         if (left <= 0) {
             break;
         }
-        run.options.timeoutSeconds = std::min(left, lim.runSeconds);
+        run.options.stop.setTimeout(std::min(left, lim.runSeconds));
         run.options.maxStates = lim.engineStates;
         const Clock::time_point start = Clock::now();
         try {
