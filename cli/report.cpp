@@ -353,27 +353,27 @@ std::string verdictLine(robustness::RobustVerdict v, const std::string& reason) 
 } // namespace
 
 std::string exploredRobustText(const Program& p, const std::string& model,
-                               const robustness::ExploredRobustness& r) {
+                               const std::string& engine, const robustness::ExploredRobustness& r) {
     std::ostringstream out;
     out << verdictLine(r.verdict, r.reason);
     if (r.verdict == robustness::RobustVerdict::NotRobust) {
         out << "an execution under " << model << " whose happens-before relation has a cycle:\n"
             << traceTable(p, r.trace) << cycleText(p, r.graph, r.cycle);
     }
-    out << "(dpor: " << r.executions << " executions checked, " << formatSeconds(r.seconds)
-        << " s)\n";
+    out << "(" << engine << ": " << r.executions << " executions checked, "
+        << formatSeconds(r.seconds) << " s)\n";
     return out.str();
 }
 
 std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
-                               const robustness::ExploredRobustness& r) {
+                               const std::string& engine, const robustness::ExploredRobustness& r) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
     j["command"] = "robust";
     j["file"] = file;
     j["model"] = model;
-    j["engine"] = "dpor";
+    j["engine"] = engine;
     j["verdict"] = verdictName(r.verdict);
     if (r.verdict == robustness::RobustVerdict::Unknown) {
         j["reason"] = r.reason;
@@ -590,7 +590,7 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
         }
     }
     const reach::ExploreStats& s = r.stats;
-    if (info.engine == "rf") {
+    if (r.classes == reach::ExecutionClasses::ReadsFrom) {
         out << "executions:   " << s.executions << " (reads-from classes of complete executions)\n"
             << "blocked:      " << s.blocked << " (classes stopped by a failed check)\n"
             << "redundant:    " << s.redundant
@@ -629,7 +629,7 @@ std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) 
                   {"events", r.stats.events},
                   {"time_s", r.stats.timeSeconds},
                   {"peak_rss_mb", reach::processPeakRssMb()}};
-    if (info.engine == "rf") {
+    if (r.classes == reach::ExecutionClasses::ReadsFrom) {
         j["stats"]["consistency_checks"] = r.stats.consistencyChecks;
     }
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

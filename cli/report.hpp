@@ -39,11 +39,11 @@ std::string robustText(const Program& p, const robustness::RobustnessResult& r, 
 std::string robustJson(const Program& p, const std::string& file,
                        const robustness::RobustnessResult& r, double seconds);
 
-// Reports of `tsoreach robust` by exploration (--engine dpor, PSO).
+// Reports of `tsoreach robust` by exploration.
 std::string exploredRobustText(const Program& p, const std::string& model,
-                               const robustness::ExploredRobustness& r);
+                               const std::string& engine, const robustness::ExploredRobustness& r);
 std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
-                               const robustness::ExploredRobustness& r);
+                               const std::string& engine, const robustness::ExploredRobustness& r);
 
 // Reports of `tsoreach fences`.
 struct FenceInfo {

@@ -23,12 +23,12 @@
 // far address), arithmetic on registers is taken % 3, and the loop counter
 // c is bounded by the guards of the loops, the only place it changes.
 
-#include "brute_force.hpp"
+#include "support/brute_force.hpp"
 #include "goal_lines.hpp"
 #include "properties.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/parser.hpp"
-#include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 
@@ -608,15 +608,15 @@ struct EngineRun {
 inline std::vector<EngineRun> engineRuns(const Program& p, reach::MemoryModel m) {
     std::vector<EngineRun> out;
     const bool cyclic = hasControlCycle(p);
-    for (const reach::EngineInfo* info : lazy::catalogFor(m)) {
-        const auto make = [info, m] { return info->make(m); };
+    for (const engines::EngineEntry& info : engines::reachEnginesFor(m)) {
+        const auto make = [factory = info.makeReach, m] { return factory(m); };
         reach::Options base;
         base.maxIterations = 8;
-        if (info->name != "explicit") {
-            if (cyclic && (info->name == "dpor" || info->name == "rf")) {
+        if (info.name != "explicit") {
+            if (cyclic && (info.name == "dpor" || info.name == "rf")) {
                 base.unroll = 2;
             }
-            out.push_back({std::string(info->name), make, base});
+            out.push_back({std::string(info.name), make, base});
             continue;
         }
         using reach::SearchOrder;

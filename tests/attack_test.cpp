@@ -3,8 +3,9 @@
 // without locks and with constant addresses.
 
 #include "random_program.hpp"
-#include "robustness_oracle.hpp"
+#include "support/robustness_oracle.hpp"
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/attack.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/robustness/happens_before.hpp"
@@ -181,7 +182,7 @@ TEST(Attacks, ScTracesHaveAcyclicHappensBefore) {
     int checked = 0;
     for (std::uint64_t seed = 0; seed < 300; ++seed) {
         const Program p = parseProgram(test::randomProgram(seed), "seed");
-        auto engine = reach::makeEngine("explicit", reach::MemoryModel::SC);
+        auto engine = engines::makeReachEngine("explicit", reach::MemoryModel::SC);
         const reach::Result r = reach::runChecked(*engine, p, *defaultGoal(p), {});
         if (r.verdict != reach::Verdict::Reachable) {
             continue;

@@ -16,13 +16,13 @@
 // instructions turned into noop, while the finding persists:
 // minimise_program.hpp) and seed-N.note (the answers). Exits 1 when there is a finding.
 
-#include "brute_force.hpp"
 #include "goal_lines.hpp"
 #include "minimise_program.hpp"
 #include "random_program.hpp"
+#include "support/brute_force.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/parser.hpp"
-#include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <algorithm>
@@ -114,11 +114,11 @@ void runModel(const Program& p, const Goal& goal, MemoryModel model, Clock::time
         check.answers.push_back({"brute force", model, fromBrute(r.verdict), r.reason, false});
     }
     const bool cyclic = hasControlCycle(p);
-    for (const reach::EngineInfo* info : lazy::catalogFor(model)) {
+    for (const engines::EngineEntry& info : engines::reachEnginesFor(model)) {
         std::vector<std::pair<std::string, reach::Options>> configs;
         reach::Options base;
         base.maxIterations = 8;
-        if (info->name == "explicit") {
+        if (info.name == "explicit") {
             for (const auto& [search, por, live] :
                  {std::tuple{reach::SearchOrder::Dfs, false, false},
                   std::tuple{reach::SearchOrder::Dfs, true, false},
@@ -135,10 +135,10 @@ void runModel(const Program& p, const Goal& goal, MemoryModel model, Clock::time
             }
         } else {
             reach::Options o = base;
-            if (cyclic && (info->name == "dpor" || info->name == "rf")) {
+            if (cyclic && (info.name == "dpor" || info.name == "rf")) {
                 o.unroll = kUnroll;
             }
-            configs.emplace_back(std::string(info->name) +
+            configs.emplace_back(std::string(info.name) +
                                      (o.unroll != 0 ? " unroll=" + std::to_string(o.unroll) : ""),
                                  o);
         }
@@ -151,7 +151,7 @@ void runModel(const Program& p, const Goal& goal, MemoryModel model, Clock::time
             o.stop.setTimeout(seconds);
             Answer a{who, model, Verdict::Unknown, "", false};
             try {
-                auto engine = info->make(model);
+                auto engine = info.makeReach(model);
                 const reach::Result r = reach::runChecked(*engine, p, goal, o);
                 a.verdict = r.verdict;
                 a.note = r.reason;

@@ -3,10 +3,10 @@
 // soon as they are registered for a model. A failure prints the seed and the
 // program text; `test::randomProgram(seed)` regenerates it.
 
-#include "brute_force.hpp"
 #include "random_program.hpp"
+#include "support/brute_force.hpp"
 #include "test_util.hpp"
-#include "tsoreach/lazy/catalog.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -204,7 +204,7 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
         const Goal& goal = s.goal;
         const bool failedBefore = ::testing::Test::HasFailure();
         for (MemoryModel model : kModels) {
-            const auto engines = lazy::catalogFor(model);
+            const auto engines = engines::reachEnginesFor(model);
             if (engines.empty()) {
                 continue;
             }
@@ -216,21 +216,21 @@ TEST(Differential, EnginesAgreeWithBruteForce) {
             }
             ++t.compared;
             const Verdict expected = engineVerdict(bf.verdict);
-            for (const reach::EngineInfo* info : engines) {
-                if (info->unsupportedFor(p, model)) {
+            for (const engines::EngineEntry& info : engines) {
+                if (info.unsupportedFor(p, model)) {
                     continue; // e.g. dpor on a cyclic program: unknown by design
                 }
                 for (const auto& [order, reductions] : kConfigurations) {
                     const auto [por, live] = reductions;
-                    const std::string where = "engine " + std::string(info->name) + " --model " +
+                    const std::string where = "engine " + std::string(info.name) + " --model " +
                                               std::string(reach::name(model)) + " --search " +
                                               std::string(reach::name(order)) + " --por " +
                                               (por ? "on" : "off") + " --live " +
                                               (live ? "on" : "off") + reproduce(seed, text);
-                    auto engine = info->make(model);
+                    auto engine = info.makeReach(model);
                     // Only the explicit engine explores the model's own
                     // state space (exact counts, BFS-shortest traces).
-                    const bool explicitEngine = info->name == "explicit";
+                    const bool explicitEngine = info.name == "explicit";
                     reach::Options o;
                     o.search = order;
                     o.partialOrder = por;
@@ -404,15 +404,15 @@ TEST(Differential, AcyclicProgramsAreDecidedAndNest) {
             EXPECT_NE(brute.verdict, BruteVerdict::Unknown)
                 << reach::name(m) << reproduce(seed, text);
             verdicts[m] = engineVerdict(brute.verdict);
-            for (const reach::EngineInfo* info : lazy::catalogFor(m)) {
-                if (info->unsupportedFor(p, m)) {
+            for (const engines::EngineEntry& info : engines::reachEnginesFor(m)) {
+                if (info.unsupportedFor(p, m)) {
                     continue; // e.g. dpor on a program with locks
                 }
-                auto engine = info->make(m);
+                auto engine = info.makeReach(m);
                 reach::Result r = reach::runChecked(*engine, p, g, {}); // default bound
                 if (r.verdict != verdicts[m]) {
                     ok = false;
-                    ADD_FAILURE() << info->name << " under " << reach::name(m) << " says "
+                    ADD_FAILURE() << info.name << " under " << reach::name(m) << " says "
                                   << reach::name(r.verdict) << " " << r.reason << ", brute force "
                                   << reach::name(verdicts[m]) << reproduce(seed, text);
                 }

@@ -6,8 +6,9 @@
 
 #include "litmus.hpp"
 #include "random_program.hpp"
-#include "robustness_oracle.hpp"
+#include "support/robustness_oracle.hpp"
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/unroll.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/reach/dpor.hpp"
@@ -95,8 +96,8 @@ TEST(Dpor, VerdictsAgreeWithTheExplicitEngine) {
             continue;
         }
         for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO}) {
-            auto dpor = reach::makeEngine("dpor", m);
-            auto exp = reach::makeEngine("explicit", m);
+            auto dpor = engines::makeReachEngine("dpor", m);
+            auto exp = engines::makeReachEngine("explicit", m);
             const reach::Result a = reach::runChecked(*dpor, p, *goal, {});
             const reach::Result b = reach::runChecked(*exp, p, *goal, {});
             ASSERT_NE(a.verdict, reach::Verdict::Unknown) << a.reason << "\n" << text;
@@ -114,7 +115,7 @@ TEST(Dpor, VerdictsAgreeWithTheExplicitEngine) {
 TEST(Dpor, CyclicProgramsAndLocksAreUnknownWithTheReason) {
     const Program loop = test::parse("thread t initial a final b transition a a read r 0 "
                                      "transition a b check == r 1 end\n");
-    auto e = reach::makeEngine("dpor", MemoryModel::TSO);
+    auto e = engines::makeReachEngine("dpor", MemoryModel::TSO);
     const reach::Result r = e->run(loop, *defaultGoal(loop), {});
     EXPECT_EQ(r.verdict, reach::Verdict::Unknown);
     EXPECT_NE(r.reason.find("control-flow cycle"), std::string::npos) << r.reason;
@@ -200,9 +201,9 @@ TEST(Dpor, UnrollingBoundsLoopsAndKeepsNegativeAnswersUnknown) {
     }
     reach::Options o;
     o.unroll = 2;
-    auto tso = reach::makeEngine("dpor", MemoryModel::TSO);
+    auto tso = engines::makeReachEngine("dpor", MemoryModel::TSO);
     EXPECT_EQ(reach::runChecked(*tso, p, *defaultGoal(p), o).verdict, reach::Verdict::Reachable);
-    auto sc = reach::makeEngine("dpor", MemoryModel::SC);
+    auto sc = engines::makeReachEngine("dpor", MemoryModel::SC);
     const reach::Result r = reach::runChecked(*sc, p, *defaultGoal(p), o);
     EXPECT_EQ(r.verdict, reach::Verdict::Unknown);
     EXPECT_NE(r.reason.find("unrolled 2 times"), std::string::npos) << r.reason;
@@ -230,8 +231,8 @@ end)";
     for (const char* text : {fenceChoice, readChoice}) {
         const Program p = test::parse(text);
         for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO}) {
-            auto dpor = reach::makeEngine("dpor", m);
-            auto exp = reach::makeEngine("explicit", m);
+            auto dpor = engines::makeReachEngine("dpor", m);
+            auto exp = engines::makeReachEngine("explicit", m);
             EXPECT_EQ(reach::runChecked(*dpor, p, *defaultGoal(p), {}).verdict,
                       reach::runChecked(*exp, p, *defaultGoal(p), {}).verdict)
                 << reach::name(m) << "\n"

@@ -2,8 +2,9 @@
 // the "# expect sc=... tso=... pso=..." header of the file. Engines join this
 // test as soon as they are registered for a model.
 
+#include "support/brute_force_engine.hpp"
 #include "test_util.hpp"
-#include "tsoreach/lazy/catalog.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -43,6 +44,10 @@ TEST(Examples, EveryExampleHasAHeaderAndEnoughExist) {
     }
 }
 
+// The standard catalog plus the brute force of tests/support: an engine
+// added as one catalog row runs on every example (docs/architecture.md).
+const engines::Catalog kCatalog = test::catalogWithBruteForce();
+
 struct Case {
     std::filesystem::path file;
     reach::MemoryModel model;
@@ -59,7 +64,7 @@ std::vector<Case> allCases() {
     std::vector<Case> out;
     for (const auto& f : test::filesUnder(kExamples, ".txt")) {
         for (auto m : {reach::MemoryModel::SC, reach::MemoryModel::TSO, reach::MemoryModel::PSO}) {
-            for (const reach::EngineInfo* e : lazy::catalogFor(m)) {
+            for (const engines::EngineEntry* e : kCatalog.enginesFor(engines::Task::Reach, m)) {
                 for (auto s : {reach::SearchOrder::Dfs, reach::SearchOrder::Bfs}) {
                     out.push_back({f, m, std::string(e->name), s});
                 }
@@ -90,14 +95,11 @@ TEST_P(ExampleVerdict, MatchesHeader) {
     Program p = parseProgramFile(c.file.string());
     std::optional<Goal> goal = defaultGoal(p);
     ASSERT_TRUE(goal.has_value()) << "examples must declare a goal";
-    for (const reach::EngineInfo* info : lazy::catalogFor(c.model)) {
-        if (info->name == c.engine) {
-            if (std::optional<std::string> why = info->unsupportedFor(p, c.model)) {
-                GTEST_SKIP() << *why;
-            }
-        }
+    const engines::EngineEntry& entry = kCatalog.find(engines::Task::Reach, c.engine, c.model);
+    if (std::optional<std::string> why = entry.unsupportedFor(p, c.model)) {
+        GTEST_SKIP() << *why;
     }
-    auto engine = lazy::makeAnyEngine(c.engine, c.model);
+    auto engine = entry.makeReach(c.model);
     reach::Options o;
     o.search = c.search;
     o.stop.setTimeout(120); // examples are small; a hang must not stall CI

@@ -4,14 +4,14 @@
 // fence is shown to be needed, and on programs with few fence positions a
 // brute force over all smaller fence sets finds none that works.
 
-#include "brute_force.hpp"
 #include "random_program.hpp"
-#include "robustness_oracle.hpp"
+#include "support/brute_force.hpp"
+#include "support/robustness_oracle.hpp"
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/goal.hpp"
-#include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
@@ -80,7 +80,8 @@ bool safeWith(const Program& p, const Goal& goal, std::span<const FencePosition>
 
 // The engine `tsoreach fences --target safety` uses by default.
 std::unique_ptr<reach::Engine> safetyEngine(const Program& p) {
-    return lazy::makeAnyEngine(hasControlCycle(p) ? "explicit" : "lazy", reach::MemoryModel::TSO);
+    return engines::makeReachEngine(hasControlCycle(p) ? "explicit" : "lazy",
+                                    reach::MemoryModel::TSO);
 }
 
 // Every subset of `candidates` of size k, in turn; stops when `visit` says so.
@@ -246,8 +247,8 @@ TEST(FenceCampaign, RandomTsoOnlyBugsGetSafetyFences) {
             continue;
         }
         ++seen;
-        auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
-        auto tso = reach::makeEngine("explicit", reach::MemoryModel::TSO);
+        auto sc = engines::makeReachEngine("explicit", reach::MemoryModel::SC);
+        auto tso = engines::makeReachEngine("explicit", reach::MemoryModel::TSO);
         if (reach::runChecked(*sc, p, *goal, bounded()).verdict != reach::Verdict::Unreachable ||
             reach::runChecked(*tso, p, *goal, bounded()).verdict != reach::Verdict::Reachable) {
             continue;

@@ -4,6 +4,7 @@
 
 #include "lazy_regressions.hpp"
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
@@ -159,7 +160,7 @@ TEST(Fences, ReportedLazyProgramsNeedFences) {
         }
         const Goal g = *defaultGoal(p);
         lazy::LazyEngine lazyEngine(instrument::ExtensionVariant::Terminating);
-        auto explicitEngine = reach::makeEngine("explicit", reach::MemoryModel::TSO);
+        auto explicitEngine = engines::makeReachEngine("explicit", reach::MemoryModel::TSO);
         for (reach::Engine* engine :
              {static_cast<reach::Engine*>(&lazyEngine), explicitEngine.get()}) {
             const robustness::FenceResult saf = robustness::safetyFences(p, g, *engine, {});
@@ -167,7 +168,7 @@ TEST(Fences, ReportedLazyProgramsNeedFences) {
             EXPECT_FALSE(saf.fences.empty()) << c.name << " with " << engine->name();
             const instrument::FencedProgram fp = instrument::insertFences(p, saf.fences);
             const reach::Result check =
-                reach::runChecked(*reach::makeEngine("explicit", reach::MemoryModel::TSO),
+                reach::runChecked(*engines::makeReachEngine("explicit", reach::MemoryModel::TSO),
                                   fp.program, *defaultGoal(fp.program), {});
             EXPECT_EQ(check.verdict, reach::Verdict::Unreachable) << c.name;
         }

@@ -4,10 +4,11 @@
 // the shape checks of the extension. Agreement with the explicit engine on
 // examples and random programs is in examples_test and differential_test.
 
-#include "brute_force.hpp"
 #include "lazy_regressions.hpp"
 #include "random_program.hpp"
+#include "support/brute_force.hpp"
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
@@ -45,7 +46,8 @@ transition c cs check == r 0
 end)");
     const Goal g = *defaultGoal(p);
     EXPECT_EQ(
-        reach::runChecked(*reach::makeEngine("explicit", reach::MemoryModel::SC), p, g, {}).verdict,
+        reach::runChecked(*engines::makeReachEngine("explicit", reach::MemoryModel::SC), p, g, {})
+            .verdict,
         reach::Verdict::Unreachable);
     const reach::Result r = lazyRun(p, g);
     ASSERT_EQ(r.verdict, reach::Verdict::Reachable);

@@ -5,8 +5,8 @@
 // per-buffer search it replaced, and every witness replays under PSO with
 // the requested reads-from.
 
-#include "reads_from_detail.hpp"
 #include "reads_from_gen.hpp"
+#include "tsoreach/reach/reads_from_detail.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,6 +2,7 @@
 // every kind of tampering.
 
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 
@@ -22,7 +23,7 @@ class Replay : public ::testing::Test {
     void SetUp() override {
         program = test::parse(kMp);
         goal.emplace(*defaultGoal(program));
-        auto engine = reach::makeEngine("explicit", reach::MemoryModel::SC);
+        auto engine = engines::makeReachEngine("explicit", reach::MemoryModel::SC);
         reach::Result r = engine->run(program, *goal, {});
         ASSERT_EQ(r.verdict, reach::Verdict::Reachable);
         trace = *r.trace;

@@ -5,8 +5,8 @@
 // or a witness does not replay. Run by bench/rf_check.sh.
 //   rf_check_bench SEED INSTANCES THREADS EVENTS ADDRS FENCE_PERCENT WRITE_PERCENT
 
-#include "reads_from_detail.hpp"
 #include "reads_from_gen.hpp"
+#include "tsoreach/reach/reads_from_detail.hpp"
 
 #include <algorithm>
 #include <chrono>

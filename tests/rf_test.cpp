@@ -9,8 +9,9 @@
 #include "litmus.hpp"
 #include "random_program.hpp"
 #include "reads_from_gen.hpp"
-#include "robustness_oracle.hpp"
+#include "support/robustness_oracle.hpp"
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/reads_from.hpp"
@@ -116,8 +117,8 @@ TEST(Rf, VerdictsEqualDporAndExplicit) {
         for (MemoryModel m : kModels) {
             reach::Options o;
             o.stop.setTimeout(20);
-            auto rf = reach::makeEngine("rf", m);
-            auto explicitEngine = reach::makeEngine("explicit", m);
+            auto rf = engines::makeReachEngine("rf", m);
+            auto explicitEngine = engines::makeReachEngine("explicit", m);
             const reach::Result a = reach::runChecked(*rf, p, *goal, o);
             const reach::Result b = reach::runChecked(*explicitEngine, p, *goal, o);
             if (a.verdict == reach::Verdict::Unknown || b.verdict == reach::Verdict::Unknown) {
@@ -125,7 +126,7 @@ TEST(Rf, VerdictsEqualDporAndExplicit) {
             }
             EXPECT_EQ(a.verdict, b.verdict) << "seed " << seed << " " << reach::name(m);
             if (!reach::dporUnsupported(p, m)) {
-                auto dpor = reach::makeEngine("dpor", m);
+                auto dpor = engines::makeReachEngine("dpor", m);
                 const reach::Result c = reach::runChecked(*dpor, p, *goal, o);
                 if (c.verdict != reach::Verdict::Unknown) {
                     EXPECT_EQ(a.verdict, c.verdict) << "seed " << seed << " " << reach::name(m);

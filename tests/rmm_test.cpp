@@ -3,9 +3,9 @@
 
 #include "test_util.hpp"
 
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/lang/load.hpp"
 #include "tsoreach/lang/rmm.hpp"
-#include "tsoreach/lazy/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@ using reach::Verdict;
 // Verdict of the explicit engine on the .rmm test `text` (its forbidden goal).
 Verdict verdict(const std::string& text, MemoryModel m) {
     RmmTranslation t = translateRmm(text, "test.rmm");
-    auto engine = lazy::makeAnyEngine("explicit", m);
+    auto engine = engines::makeReachEngine("explicit", m);
     reach::Options o;
     o.stop.setTimeout(60);
     return reach::runChecked(*engine, t.program, t.goal, o).verdict;
@@ -252,7 +252,7 @@ text
     RmmTranslation t = translateRmm(text, "two.rmm");
     EXPECT_EQ(t.goal.termCount(), 2U);
     EXPECT_EQ(t.goal.describe(t.program), "p0=A,p1=B or p0=B,p1=A");
-    auto engine = lazy::makeAnyEngine("explicit", MemoryModel::SC);
+    auto engine = engines::makeReachEngine("explicit", MemoryModel::SC);
     reach::Result r = reach::runChecked(*engine, t.program, t.goal, reach::Options{});
     ASSERT_EQ(r.verdict, Verdict::Reachable);
     // The shortest run moves one thread: p0 at B, p1 at A is term 2.

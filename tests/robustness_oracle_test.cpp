@@ -3,7 +3,7 @@
 // random acyclic programs the equivalence robust against M <=> #SS_M == #SS_SC.
 
 #include "random_program.hpp"
-#include "robustness_oracle.hpp"
+#include "support/robustness_oracle.hpp"
 #include "tsoreach/lang/parser.hpp"
 
 #include <gtest/gtest.h>

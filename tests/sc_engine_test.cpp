@@ -3,7 +3,7 @@
 // under every model and engine) and limits.
 
 #include "test_util.hpp"
-#include "tsoreach/lazy/catalog.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
@@ -18,7 +18,7 @@ namespace {
 using reach::Verdict;
 
 reach::Result runSc(const Program& p, const Goal& g, reach::Options o = {}) {
-    auto engine = reach::makeEngine("explicit", reach::MemoryModel::SC);
+    auto engine = engines::makeReachEngine("explicit", reach::MemoryModel::SC);
     return reach::runChecked(*engine, p, g, o);
 }
 
@@ -328,16 +328,16 @@ TEST(ScEngine, ManyAddressesReachableUnderEveryModelAndEngine) {
                 const Goal goal = *defaultGoal(p);
                 for (reach::MemoryModel m :
                      {reach::MemoryModel::SC, reach::MemoryModel::TSO, reach::MemoryModel::PSO}) {
-                    for (const reach::EngineInfo* e : lazy::catalogFor(m)) {
-                        if (auto why = e->unsupportedFor(p, m)) {
+                    for (const engines::EngineEntry& e : engines::reachEnginesFor(m)) {
+                        if (auto why = e.unsupportedFor(p, m)) {
                             // dpor needs bounded addresses under PSO.
                             EXPECT_TRUE(cyclic ||
-                                        (e->name == "dpor" && m == reach::MemoryModel::PSO))
-                                << e->name << ": " << *why;
+                                        (e.name == "dpor" && m == reach::MemoryModel::PSO))
+                                << e.name << ": " << *why;
                             continue;
                         }
                         // --por reaches the engines built on the SC search.
-                        const bool sc = e->name == "explicit" || e->name == "lazy";
+                        const bool sc = e.name == "explicit" || e.name == "lazy";
                         for (bool por : {true, false}) {
                             if (!por && !sc) {
                                 continue;
@@ -345,8 +345,8 @@ TEST(ScEngine, ManyAddressesReachableUnderEveryModelAndEngine) {
                             SCOPED_TRACE(
                                 std::to_string(constants) + (cyclic ? " cyclic" : " acyclic") +
                                 (last ? ", conflict last, " : ", ") + std::string(reach::name(m)) +
-                                ", " + std::string(e->name) + (por ? "" : ", --por off"));
-                            auto engine = e->make(m);
+                                ", " + std::string(e.name) + (por ? "" : ", --por off"));
+                            auto engine = e.makeReach(m);
                             reach::Options o;
                             o.partialOrder = por;
                             EXPECT_EQ(reach::runChecked(*engine, p, goal, o).verdict,
@@ -364,7 +364,7 @@ TEST(ScEngine, ManyAddressesNeedNoFences) {
     // once stopped with an internal error: TSO reached the goal without
     // delaying a store, while SC claimed it could not).
     const Program p = test::parse(manyAddresses(63, true, false));
-    auto engine = lazy::makeAnyEngine("explicit", reach::MemoryModel::TSO);
+    auto engine = engines::makeReachEngine("explicit", reach::MemoryModel::TSO);
     const robustness::FenceResult r =
         robustness::safetyFences(p, *defaultGoal(p), *engine, robustness::FenceOptions{});
     EXPECT_EQ(r.outcome, robustness::FenceOutcome::Impossible) << r.reason;
@@ -479,10 +479,11 @@ TEST(ScEngine, MemoryLimitGivesUnknown) {
 }
 
 TEST(ScEngine, RegistryOffersSc) {
-    auto engines = reach::enginesFor(reach::MemoryModel::SC);
+    const auto engines = engines::reachEnginesFor(reach::MemoryModel::SC);
     ASSERT_FALSE(engines.empty());
-    EXPECT_EQ(engines.front()->name, "explicit");
-    EXPECT_THROW(reach::makeEngine("nonesuch", reach::MemoryModel::SC), reach::EngineUnavailable);
+    EXPECT_EQ(engines.front().name, "explicit");
+    EXPECT_THROW(engines::makeReachEngine("nonesuch", reach::MemoryModel::SC),
+                 reach::EngineUnavailable);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // The visited set's packing, equality and growth, with the value ranges
 // that take its fast paths (every word one byte) and its slow ones (large
 // and negative words, long states), checked against std::set.
-#include "../reach/src/state_store.hpp"
+#include "tsoreach/reach/explicit/state_store.hpp"
 
 #include <gtest/gtest.h>
 

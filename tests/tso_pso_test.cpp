@@ -3,6 +3,7 @@
 // replay checker's rejection of illegal TSO/PSO steps.
 
 #include "test_util.hpp"
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 
@@ -16,7 +17,7 @@ using reach::Verdict;
 
 Verdict verdict(const std::string& text, MemoryModel m, reach::Options o = {}) {
     Program p = test::parse(text);
-    auto engine = reach::makeEngine("explicit", m);
+    auto engine = engines::makeReachEngine("explicit", m);
     Verdict dfs = reach::runChecked(*engine, p, *defaultGoal(p), o).verdict;
     o.search = reach::SearchOrder::Bfs;
     EXPECT_EQ(reach::runChecked(*engine, p, *defaultGoal(p), o).verdict, dfs) << "dfs vs bfs";

@@ -3,8 +3,8 @@
 // analysis gives for that transition; and the sets are as small as expected
 // on typical address computations.
 
-#include "brute_force.hpp"
 #include "random_program.hpp"
+#include "support/brute_force.hpp"
 #include "test_util.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 

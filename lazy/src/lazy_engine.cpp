@@ -2,6 +2,7 @@
 
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/value_sets.hpp"
+#include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
@@ -266,7 +267,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     // The explicit engine decides with the rest of the budget; `why`
     // prefixes the reason of an unknown answer.
     auto answerByExplicit = [&](const std::string& why) {
-        auto exact = reach::makeEngine("explicit", reach::MemoryModel::TSO);
+        auto exact = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::TSO);
         const reach::Result e = reach::runChecked(*exact, program, goal, options);
         out.stats.states += e.stats.states;
         out.stats.transitions += e.stats.transitions;
@@ -403,7 +404,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         });
     }
 
-    auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
+    auto sc = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
     for (;;) {
         Stage stage;
         std::size_t g = 0;

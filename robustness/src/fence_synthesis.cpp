@@ -2,11 +2,13 @@
 
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/printer.hpp"
+#include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/robustness/hitting_set.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace tsoreach::robustness {
@@ -230,7 +232,7 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
     StopPoll poll(options.search.stop);
     // Fences do not change SC executions: an SC-reachable goal stays reachable.
     {
-        auto sc = reach::makeEngine("explicit", reach::MemoryModel::SC);
+        auto sc = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
         const reach::Result r = reach::runChecked(*sc, p, goal, options.search);
         ++syn.result.checks;
         syn.result.scStates += r.stats.states;

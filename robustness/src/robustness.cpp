@@ -2,6 +2,7 @@
 
 #include "tsoreach/lang/parser.hpp"
 #include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/reach/replay.hpp"
 
 #include <algorithm>
@@ -171,7 +172,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     outcomes[i].unknown = e.what();
                     continue;
                 }
-                auto engine = reach::makeEngine("", reach::MemoryModel::SC);
+                auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
                 const Goal goal = *defaultGoal(*attack);
                 reach::Result res;
                 bool decided = false;
