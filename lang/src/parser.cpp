@@ -2,6 +2,8 @@
 
 #include "tsoreach/lang/load.hpp"
 
+#include "tokens.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -93,21 +95,8 @@ class Lexer {
     std::uint32_t col_ = 1;
 };
 
-// Item keywords cannot name a register: they end an expression, so that an
-// expression cut short is reported where it happens.
-bool isItemKeyword(std::string_view t) {
-    return t == "thread" || t == "end" || t == "initial" || t == "final" || t == "transition";
-}
-
-bool isIdentifier(std::string_view t) {
-    if (t.empty() || (t[0] >= '0' && t[0] <= '9')) {
-        return false;
-    }
-    return std::all_of(t.begin(), t.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '$';
-    });
-}
+using detail::isIdentifier;
+using detail::isItemKeyword;
 
 bool looksNumeric(std::string_view t) {
     std::size_t i = (t.size() > 1 && t[0] == '-') ? 1 : 0;
@@ -295,20 +284,7 @@ class Parser {
         }
         th.regNames = std::move(regNames_);
         regNames_ = {};
-        // Index outgoing transitions by source state (counting sort keeps
-        // declaration order within a state).
-        th.outgoingBegin.assign(th.stateCount() + 1, 0);
-        for (TransitionId t : th.transitions) {
-            ++th.outgoingBegin[prog_.transition(t).from.index() + 1];
-        }
-        for (std::size_t s = 0; s < th.stateCount(); ++s) {
-            th.outgoingBegin[s + 1] += th.outgoingBegin[s];
-        }
-        th.outgoing.resize(th.transitions.size());
-        std::vector<std::uint32_t> fill(th.outgoingBegin.begin(), th.outgoingBegin.end() - 1);
-        for (TransitionId t : th.transitions) {
-            th.outgoing[fill[prog_.transition(t).from.index()]++] = t;
-        }
+        indexOutgoing(th, prog_.transitions);
         prog_.threads.push_back(std::move(th));
     }
 

@@ -36,6 +36,22 @@ bool sameExpr(const Program& a, ExprRef ea, const Program& b, ExprRef eb) {
 }
 } // namespace
 
+void indexOutgoing(Thread& t, std::span<const Transition> transitions) {
+    // A counting sort by source state.
+    t.outgoingBegin.assign(t.stateCount() + 1, 0);
+    for (TransitionId id : t.transitions) {
+        ++t.outgoingBegin[transitions[id.index()].from.index() + 1];
+    }
+    for (std::size_t s = 0; s < t.stateCount(); ++s) {
+        t.outgoingBegin[s + 1] += t.outgoingBegin[s];
+    }
+    t.outgoing.resize(t.transitions.size());
+    std::vector<std::uint32_t> fill(t.outgoingBegin.begin(), t.outgoingBegin.end() - 1);
+    for (TransitionId id : t.transitions) {
+        t.outgoing[fill[transitions[id.index()].from.index()]++] = id;
+    }
+}
+
 StateId findState(const Thread& t, std::string_view name) {
     return StateId(indexOf(t.stateNames, name));
 }

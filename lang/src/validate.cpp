@@ -1,9 +1,57 @@
 #include "tsoreach/lang/validate.hpp"
 
+#include "tokens.hpp"
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 
+#include <unordered_set>
+
 namespace tsoreach {
+
+namespace {
+
+void checkThread(const Program& p, const Thread& t) {
+    auto fail = [&](const std::string& what) {
+        throw InputError(p.sourceName, t.pos, "thread '" + t.name + "': " + what);
+    };
+    if (!detail::isNameToken(t.name)) {
+        fail("the thread name is not a token");
+    }
+    if (t.stateCount() >= Id<void>::invalidValue || t.regCount() >= Id<void>::invalidValue) {
+        fail("too many states or registers");
+    }
+    for (const std::string& s : t.stateNames) {
+        if (!detail::isNameToken(s)) {
+            fail("state name '" + s + "' is not a token");
+        }
+    }
+    for (const std::string& r : t.regNames) {
+        if (!detail::isIdentifier(r) || detail::isItemKeyword(r)) {
+            fail("register name '" + r + "' is not an identifier");
+        }
+    }
+}
+
+} // namespace
+
+void checkWellFormed(const Program& p) {
+    if (p.threads.empty()) {
+        throw InputError(p.sourceName, {}, "empty program: expected at least one 'thread'");
+    }
+    if (p.threads.size() >= Id<void>::invalidValue ||
+        p.transitions.size() >= Id<void>::invalidValue ||
+        p.exprPool.size() >= Id<void>::invalidValue) {
+        throw InputError(p.sourceName, {}, "too many threads, transitions or expression nodes");
+    }
+    std::unordered_set<std::string_view> names;
+    for (const Thread& t : p.threads) {
+        if (!names.insert(t.name).second) {
+            throw InputError(p.sourceName, t.pos, "duplicate thread name '" + t.name + "'");
+        }
+        checkThread(p, t);
+    }
+}
 
 std::vector<bool> controlReachable(const Program& p, ThreadId t) {
     const Thread& th = p.thread(t);

@@ -77,6 +77,10 @@ struct Program {
     friend bool operator==(const Program& a, const Program& b);
 };
 
+// Fills t.outgoingBegin and t.outgoing from t.transitions (ids into
+// `transitions`); declaration order is kept within a state.
+void indexOutgoing(Thread& t, std::span<const Transition> transitions);
+
 // Looks up a state or register by name; invalid() when absent.
 StateId findState(const Thread& t, std::string_view name);
 RegId findReg(const Thread& t, std::string_view name);

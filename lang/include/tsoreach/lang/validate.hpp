@@ -1,6 +1,7 @@
 #pragma once
-// Static checks that do not make a program invalid but usually mean a
-// mistake, such as a goal state that no path of its thread can reach.
+// Static checks: what makes a built program invalid (checkWellFormed), and
+// what does not make a program invalid but usually means a mistake, such as
+// a goal state that no path of its thread can reach.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -9,6 +10,13 @@
 #include <vector>
 
 namespace tsoreach {
+
+// What the parser checks while it reads, for programs built otherwise
+// (builder.hpp): at least one thread, distinct thread names, names that are
+// tokens (printable ASCII without '#'), registers that are identifiers and
+// not keywords, and ids within their 32 bits. So a built program prints as
+// text that parses back to it. Throws InputError naming the thread.
+void checkWellFormed(const Program& p);
 
 struct Warning {
     SourcePos pos;

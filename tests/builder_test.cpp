@@ -1,0 +1,152 @@
+// The program builder (lang/builder.hpp): a program built item by item is
+// the one the parser gives for the same items as text, ids, names,
+// expression pool and positions included.
+
+#include "test_util.hpp"
+
+#include "tsoreach/lang/builder.hpp"
+#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/validate.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tsoreach {
+namespace {
+
+// `p` again through the builder, item by item, with p's positions.
+Program rebuild(const Program& p, const StopCondition& stop = StopCondition()) {
+    ProgramBuilder b(p.sourceName, stop);
+    for (const Thread& t : p.threads) {
+        b.addThread(t.name, t.stateNames[t.initial.index()], t.pos);
+        for (StateId f : t.finals) {
+            b.addFinal(b.state(t.stateNames[f.index()]));
+        }
+        for (TransitionId id : t.transitions) {
+            const Transition& tr = p.transition(id);
+            const StateId from = b.state(t.stateNames[tr.from.index()]);
+            const StateId to = b.state(t.stateNames[tr.to.index()]);
+            b.addTransition(from, to, b.copy(p, tr), tr.pos);
+        }
+    }
+    return b.build();
+}
+
+// Equal as parsed programs are: structure, pool layout and (unless
+// `positions` is false) positions.
+void expectIdentical(const Program& a, const Program& b, const std::string& what,
+                     bool positions = true) {
+    EXPECT_EQ(a, b) << what;
+    EXPECT_EQ(printProgram(a), printProgram(b)) << what;
+    EXPECT_EQ(a.exprPool, b.exprPool) << what;
+    EXPECT_EQ(a.maxExprStack, b.maxExprStack) << what;
+    ASSERT_EQ(a.transitions.size(), b.transitions.size()) << what;
+    for (std::size_t i = 0; i < a.transitions.size(); ++i) {
+        EXPECT_EQ(a.transitions[i].instr, b.transitions[i].instr) << what << " transition " << i;
+        EXPECT_TRUE(!positions || a.transitions[i].pos == b.transitions[i].pos)
+            << what << " transition " << i;
+    }
+    ASSERT_EQ(a.threads.size(), b.threads.size()) << what;
+    for (std::size_t t = 0; t < a.threads.size(); ++t) {
+        EXPECT_EQ(a.threads[t].outgoingBegin, b.threads[t].outgoingBegin) << what;
+        EXPECT_EQ(a.threads[t].outgoing, b.threads[t].outgoing) << what;
+        EXPECT_TRUE(!positions || a.threads[t].pos == b.threads[t].pos) << what;
+    }
+}
+
+std::vector<std::filesystem::path> programFiles() {
+    std::vector<std::filesystem::path> out =
+        test::filesUnder(TSOREACH_SOURCE_DIR "/examples", ".txt");
+    for (const auto& f : test::filesUnder(TSOREACH_CORPUS_DIR "/trencher", ".txt")) {
+        out.push_back(f);
+    }
+    return out;
+}
+
+TEST(Builder, RebuildsEveryExampleAsParsed) {
+    const std::vector<std::filesystem::path> files = programFiles();
+    ASSERT_GT(files.size(), 40U);
+    for (const auto& f : files) {
+        const Program p = parseProgramFile(f.string());
+        expectIdentical(rebuild(p), p, f.filename().string());
+    }
+}
+
+// Registers are numbered by first use in the transitions, operands in
+// written order, whatever order their handles were made in.
+TEST(Builder, NumbersRegistersByFirstUse) {
+    ProgramBuilder b("built");
+    b.addThread("t", "a");
+    const RegId z = b.reg("z");
+    const RegId y = b.reg("y");
+    const RegId x = b.reg("x");
+    const StateId a = b.state("a");
+    const StateId c = b.state("c");
+    b.addTransition(
+        a, c,
+        Instr::write(Expr::apply(ExprOp::Add, Expr::reg(x), Expr::constant(2)), Expr::reg(y)));
+    b.addTransition(c, a, Instr::read(z, Expr::apply(ExprOp::Not, Expr::reg(x))));
+    const Program built = b.build();
+    const std::string text = "thread t\ninitial a\ntransition a c write + x 2 y\n"
+                             "transition c a read z ! x\nend\n";
+    expectIdentical(built, parseProgram(text, "built"), "registers", false);
+    EXPECT_EQ(built.threads[0].regNames, (std::vector<std::string>{"x", "y", "z"}));
+}
+
+TEST(Builder, RefusesStatesOutOfCanonicalOrder) {
+    ProgramBuilder b("built");
+    b.addThread("t", "a");
+    const StateId late = b.state("late"); // numbered before the final below
+    const StateId goal = b.state("goal");
+    b.addFinal(goal);
+    b.addTransition(b.state("a"), late, Instr::plain(InstrKind::Noop));
+    EXPECT_THROW((void)b.build(), std::logic_error);
+
+    ProgramBuilder unused("built");
+    unused.addThread("t", "a");
+    (void)unused.state("never");
+    EXPECT_THROW((void)unused.build(), std::logic_error);
+}
+
+TEST(Builder, ChecksWhatTheParserChecks) {
+    auto oneThread = [](const std::string& thread, const std::string& state,
+                        const std::string& reg) {
+        ProgramBuilder b("built");
+        b.addThread(thread, "a");
+        b.addTransition(b.state("a"), b.state(state), Instr::local(b.reg(reg), Expr::constant(1)));
+        return b.build();
+    };
+    EXPECT_NO_THROW((void)oneThread("t", "b|1", "$r"));
+    EXPECT_THROW((void)oneThread("t t", "b", "r"), InputError);
+    EXPECT_THROW((void)oneThread("t", "b#", "r"), InputError);
+    EXPECT_THROW((void)oneThread("t", "b", "1r"), InputError);
+    EXPECT_THROW((void)oneThread("t", "b", "end"), InputError);
+    EXPECT_THROW((void)ProgramBuilder("empty").build(), InputError);
+    ProgramBuilder twice("built");
+    twice.addThread("t", "a");
+    twice.addThread("t", "a");
+    EXPECT_THROW((void)twice.build(), InputError);
+    ProgramBuilder noOperand("built");
+    noOperand.addThread("t", "a");
+    EXPECT_THROW(
+        noOperand.addTransition(noOperand.state("a"), noOperand.state("a"), Instr::check(Expr())),
+        std::logic_error);
+}
+
+// Long builds poll the stop condition (every 256 transitions), as the
+// parser of generated programs did.
+TEST(Builder, PollsTheStopCondition) {
+    std::string text = "thread t\ninitial q0\n";
+    for (int i = 0; i < 1000; ++i) {
+        text += "transition q" + std::to_string(i) + " q" + std::to_string(i + 1) + " write 1 " +
+                std::to_string(i % 7) + "\n";
+    }
+    text += "end\n";
+    const Program p = parseProgram(text, "long");
+    std::atomic<bool> flag{true};
+    EXPECT_THROW((void)rebuild(p, StopCondition().orWhen(flag)), Stopped);
+    flag = false;
+    expectIdentical(rebuild(p, StopCondition().orWhen(flag)), p, "long");
+}
+
+} // namespace
+} // namespace tsoreach
