@@ -299,7 +299,7 @@ int runInstrument(const InstrumentArgs& a, const Context& ctx) {
             a.variant == "trencher" ? instrument::ExtensionVariant::Trencher
                                     : instrument::ExtensionVariant::Terminating,
             "x1");
-        emit(printProgram(parseProgram(ext.text, a.file + " (extended)")));
+        emit(printProgram(ext.program));
     } catch (const instrument::InvalidPath& e) {
         throw UsageError(std::string("--path: ") + e.what());
     }
@@ -326,7 +326,7 @@ int printAttack(const Program& program, std::size_t n) {
     }
     try {
         const instrument::AttackProgram ap = instrument::attackProgram(program, attacks[n - 1]);
-        emit(printProgram(parseProgram(ap.text, "attack")));
+        emit(printProgram(ap.program));
     } catch (const instrument::UnsupportedProgram& e) {
         throw UsageError(e.what());
     }

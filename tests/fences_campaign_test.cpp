@@ -12,6 +12,7 @@
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
@@ -60,7 +61,7 @@ bool robustWith(const Program& p, std::span<const FencePosition> f) {
     if (brute != test::RobVerdict::Unknown) {
         EXPECT_EQ(brute == test::RobVerdict::Robust, v == robustness::RobustVerdict::Robust)
             << "the brute-force oracle disagrees on\n"
-            << instrument::insertFences(p, f).text;
+            << printProgram(instrument::insertFences(p, f).program);
     }
     return v == robustness::RobustVerdict::Robust;
 }

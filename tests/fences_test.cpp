@@ -7,6 +7,7 @@
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/parser.hpp"
+#include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
 #include "tsoreach/robustness/hitting_set.hpp"
@@ -49,14 +50,14 @@ TEST(Fences, InsertionGuardsEveryOutgoingTransition) {
     const instrument::FencedProgram fp = instrument::insertFences(p, std::vector{b});
     const Thread& t0 = fp.program.thread(ThreadId(0));
     const StateId fenced = findState(t0, "b~fence");
-    ASSERT_TRUE(fenced.valid()) << fp.text;
+    ASSERT_TRUE(fenced.valid()) << printProgram(fp.program);
     const auto out = t0.outgoingOf(findState(t0, "b"));
     ASSERT_EQ(out.size(), 1U);
     EXPECT_EQ(fp.program.transition(out[0]).instr.kind, InstrKind::Mfence);
     EXPECT_EQ(t0.outgoingOf(fenced).size(), 1U);
     EXPECT_EQ(fp.origin.size(), fp.program.transitions.size());
-    // The text parses back to the same program.
-    EXPECT_EQ(parseProgram(fp.text, "again"), fp.program);
+    // The printed program parses back to the same program.
+    EXPECT_EQ(parseProgram(printProgram(fp.program), "again"), fp.program);
 }
 
 TEST(Fences, HittingSetIsMinimum) {

@@ -11,6 +11,7 @@
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/lang/parser.hpp"
+#include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/robustness.hpp"
@@ -232,10 +233,11 @@ TEST(Lazy, ExtensionsKeepTsoReachableStates) {
         for (ExtensionVariant v : {ExtensionVariant::Terminating, ExtensionVariant::Trencher}) {
             const instrument::Extension ext = instrument::extendByPath(
                 p, instrument::identityOrigins(p), oracle.witnesses.front().path, v, "x");
-            const Program e = parseProgram(ext.text, "extension");
-            complete = checkLemma1(p, p, namesOf(p), e, namesThrough(namesOf(p), ext, e),
-                                   "seed " + std::to_string(seed) + "\n" + ext.text) &&
-                       complete;
+            const Program& e = ext.program;
+            complete =
+                checkLemma1(p, p, namesOf(p), e, namesThrough(namesOf(p), ext, e),
+                            "seed " + std::to_string(seed) + "\n" + printProgram(ext.program)) &&
+                complete;
         }
         compared += complete ? 1 : 0;
     }
@@ -264,9 +266,9 @@ TEST(Lazy, ReportedPathsKeepTsoReachableStates) {
         ASSERT_EQ(sigma.size(), c.lines.size()) << c.name;
         const instrument::Extension ext = instrument::extendByPath(
             p, instrument::identityOrigins(p), sigma, ExtensionVariant::Terminating, "x");
-        const Program e = parseProgram(ext.text, "extension");
+        const Program& e = ext.program;
         EXPECT_TRUE(checkLemma1(p, p, namesOf(p), e, namesThrough(namesOf(p), ext, e),
-                                std::string(c.name) + "\n" + ext.text))
+                                std::string(c.name) + "\n" + printProgram(ext.program)))
             << c.name << ": capped";
     }
 }
@@ -440,9 +442,9 @@ TEST(Lazy, ExtensionsByAnyPathKeepTsoReachableStates) {
         }
         const instrument::Extension ext = instrument::extendByPath(
             p, instrument::identityOrigins(p), sigma, ExtensionVariant::Terminating, "x");
-        const Program e = parseProgram(ext.text, "extension");
+        const Program& e = ext.program;
         const StateNames eNames = namesThrough(namesOf(p), ext, e);
-        const std::string what = "seed " + std::to_string(seed) + "\n" + ext.text;
+        const std::string what = "seed " + std::to_string(seed) + "\n" + printProgram(ext.program);
         if (!checkLemma1(p, p, namesOf(p), e, eNames, what)) {
             continue;
         }
@@ -453,9 +455,9 @@ TEST(Lazy, ExtensionsByAnyPathKeepTsoReachableStates) {
         }
         const instrument::Extension ext2 =
             instrument::extendByPath(e, ext.origins, sigma2, ExtensionVariant::Terminating, "y");
-        const Program e2 = parseProgram(ext2.text, "extension 2");
+        const Program& e2 = ext2.program;
         nested += checkLemma1(e, p, eNames, e2, namesThrough(eNames, ext2, e2),
-                              what + "\nextended again:\n" + ext2.text)
+                              what + "\nextended again:\n" + printProgram(ext2.program))
                       ? 1
                       : 0;
     }

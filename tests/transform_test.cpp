@@ -41,7 +41,7 @@ struct Output {
 
 Output attackOutput(const Program& p, const instrument::Attack& a, const AddressSets& sets) {
     const instrument::AttackProgram ap = instrument::attackProgram(p, a, sets);
-    Output out{parseProgram(ap.text, "attack"), ""};
+    Output out{ap.program, ""};
     for (const instrument::StepOrigin& o : ap.origins) {
         out.maps += std::to_string(o.original.value) + (o.delayed ? "d " : " ");
     }
@@ -52,7 +52,7 @@ Output extensionOutput(const Program& r, std::span<const instrument::LazyOrigin>
                        std::span<const TransitionId> sigma, ExtensionVariant v,
                        const std::string& tag, std::vector<instrument::LazyOrigin>* originsOut) {
     const instrument::Extension ext = instrument::extendByPath(r, origins, sigma, v, tag);
-    Output out{parseProgram(ext.text, "extension"), ""};
+    Output out{ext.program, ""};
     for (const instrument::LazyOrigin& o : ext.origins) {
         out.maps +=
             std::to_string(static_cast<int>(o.role)) + ":" + std::to_string(o.original.value) + " ";
@@ -68,7 +68,7 @@ Output extensionOutput(const Program& r, std::span<const instrument::LazyOrigin>
 
 Output fencedOutput(const Program& p, std::span<const instrument::FencePosition> fences) {
     const instrument::FencedProgram fp = instrument::insertFences(p, fences);
-    Output out{parseProgram(fp.text, "fenced"), ""};
+    Output out{fp.program, ""};
     for (TransitionId o : fp.origin) {
         out.maps += std::to_string(o.value) + " ";
     }
@@ -77,7 +77,7 @@ Output fencedOutput(const Program& p, std::span<const instrument::FencePosition>
 
 Output unrolledOutput(const Program& p, std::size_t k) {
     const instrument::UnrolledProgram u = instrument::unrollLoops(p, k);
-    Output out{parseProgram(u.text, "unrolled"), u.cut ? "cut\n" : "\n"};
+    Output out{u.program, u.cut ? "cut\n" : "\n"};
     for (TransitionId o : u.origin) {
         out.maps += std::to_string(o.value) + " ";
     }

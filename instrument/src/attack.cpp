@@ -1,6 +1,6 @@
 #include "tsoreach/instrument/attack.hpp"
 
-#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/builder.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 
 #include <algorithm>
@@ -41,7 +41,7 @@ void distancesFrom(const FenceFreeGraph& g, StateId from, std::vector<std::int64
                                     boost::record_distances(distances, boost::on_tree_edge()))));
 }
 
-// Writes the instrumented program text. States of each copy get a distinct
+// Builds the instrumented program. States of each copy get a distinct
 // two-character prefix, so no two names collide: "o|" original, "a|"
 // attacker, "h|" helper, "b|" locked block, "m|N" intermediate steps.
 //
@@ -54,7 +54,7 @@ class AttackWriter {
   public:
     AttackWriter(const Program& p, const Attack& attack, const AddressSets& sets,
                  const StopCondition& stop)
-        : p_(p), attack_(attack), sets_(sets), poll_(stop) {
+        : p_(p), attack_(attack), sets_(sets), b_("attack", stop), poll_(stop) {
         checkSupported(p, sets);
         addrs_ = sets_.all.values;
         // Shadow cells live above every address of the program.
@@ -83,7 +83,7 @@ class AttackWriter {
         for (std::size_t i = 0; i < p_.threads.size(); ++i) {
             thread(ThreadId(static_cast<std::uint32_t>(i)));
         }
-        return out_;
+        return {b_.build(), std::move(origins_)};
     }
 
   private:
@@ -94,7 +94,7 @@ class AttackWriter {
     // One address an access can touch, and the check that selects it (empty
     // when the address is a constant).
     struct Target {
-        std::vector<std::string> guard;
+        std::vector<Instr> guard;
         Value addr = 0;
     };
 
@@ -106,48 +106,66 @@ class AttackWriter {
         return !constantValue(p_.expr(tr.instr.addr)).has_value();
     }
 
-    std::vector<Target> targets(const Transition& tr) const {
+    std::vector<Target> targets(const Transition& tr) {
         if (std::optional<Value> a = constantValue(p_.expr(tr.instr.addr))) {
             return {Target{{}, *a}};
         }
         std::vector<Target> out;
-        const std::string expr = printExpr(p_, p_.thread(tr.thread), tr.instr.addr);
+        const Expr addr = b_.copy(p_, p_.thread(tr.thread), tr.instr.addr);
         for (Value v : sets_.byTransition[index(tr)].values) {
-            out.push_back(Target{{"check == " + expr + " " + std::to_string(v)}, v});
+            out.push_back(Target{{Instr::check(eq(addr, num(v)))}, v});
         }
         return out;
     }
 
     // `instrs` after the target's guard.
-    static std::vector<std::string> guarded(const Target& at, std::vector<std::string> instrs) {
+    static std::vector<Instr> guarded(const Target& at, std::vector<Instr> instrs) {
         instrs.insert(instrs.begin(), at.guard.begin(), at.guard.end());
         return instrs;
     }
 
-    std::string shadow(Shadow kind, Value addr) const {
+    // Expressions and instructions of the thread being built.
+    static Expr num(Value v) { return Expr::constant(v); }
+    Expr reg(const std::string& name) { return Expr::reg(b_.reg(name)); }
+    static Expr eq(const Expr& a, const Expr& b) { return Expr::apply(ExprOp::Eq, a, b); }
+    static Expr ne(const Expr& a, const Expr& b) { return Expr::apply(ExprOp::Ne, a, b); }
+    static Expr both(const Expr& a, const Expr& b) { return Expr::apply(ExprOp::And, a, b); }
+    static Expr either(const Expr& a, const Expr& b) { return Expr::apply(ExprOp::Or, a, b); }
+    static Expr odd(const Expr& a, Value parity) {
+        return eq(Expr::apply(ExprOp::Rem, a, num(2)), num(parity));
+    }
+    Instr read(const std::string& r, Value addr) { return Instr::read(b_.reg(r), num(addr)); }
+    Instr local(const std::string& r, Value v) { return Instr::local(b_.reg(r), num(v)); }
+    static Instr write(Value v, Value addr) { return Instr::write(num(v), num(addr)); }
+    // The scratch register's test against v.
+    Instr scratchIs(Value v) { return Instr::check(eq(reg(scratch_), num(v))); }
+
+    Value shadow(Shadow kind, Value addr) const {
         const auto i = static_cast<Value>(std::lower_bound(addrs_.begin(), addrs_.end(), addr) -
                                           addrs_.begin());
-        return std::to_string(base_ + static_cast<Value>(kind) * static_cast<Value>(addrs_.size()) +
-                              i);
+        return base_ + static_cast<Value>(kind) * static_cast<Value>(addrs_.size()) + i;
     }
 
     std::string fresh() { return "m|" + std::to_string(counter_++); }
 
-    void edge(const std::string& from, const std::string& to, const std::string& instr,
+    void edge(const std::string& from, const std::string& to, const Instr& instr,
               StepOrigin origin = {}) {
         // Programs of thousands of transitions take seconds to instrument.
-        if (out_.origins.size() % 64 == 0) {
+        if (origins_.size() % 64 == 0) {
             poll_.throwIfStopped();
         }
-        out_.text += "transition " + from + " " + to + " " + instr + "\n";
-        out_.origins.push_back(origin);
+        const StateId f = b_.state(from);
+        const StateId t = b_.state(to);
+        b_.addTransition(f, t, instr,
+                         origin.original.valid() ? p_.transition(origin.original).pos
+                                                 : SourcePos{});
+        origins_.push_back(origin);
     }
 
     // A chain of instructions from `from` to `to` through fresh states; the
     // one at index `real` executes the original instruction `origin`.
-    void chain(const std::string& from, const std::string& to,
-               const std::vector<std::string>& instrs, std::size_t real = npos,
-               StepOrigin origin = {}) {
+    void chain(const std::string& from, const std::string& to, const std::vector<Instr>& instrs,
+               std::size_t real = npos, StepOrigin origin = {}) {
         std::string cur = from;
         for (std::size_t i = 0; i < instrs.size(); ++i) {
             std::string next = i + 1 == instrs.size() ? to : fresh();
@@ -158,8 +176,7 @@ class AttackWriter {
 
     // The same, after the guard of `at` (`real` counts from after it).
     void chain(const Target& at, const std::string& from, const std::string& to,
-               const std::vector<std::string>& instrs, std::size_t real = npos,
-               StepOrigin origin = {}) {
+               const std::vector<Instr>& instrs, std::size_t real = npos, StepOrigin origin = {}) {
         chain(from, to, guarded(at, instrs), real == npos ? npos : real + at.guard.size(), origin);
     }
 
@@ -171,21 +188,21 @@ class AttackWriter {
         auto name = [&](const char* prefix, StateId s) {
             return std::string(prefix) + t.stateNames[s.index()];
         };
-        out_.text += "thread " + t.name + "\ninitial " + name("o|", t.initial) + "\n";
+        b_.addThread(t.name, name("o|", t.initial), t.pos);
         if (attacker) {
-            out_.text += "final success\n";
+            b_.addFinal(b_.state("success"));
         }
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
             const std::string from = name("o|", tr.from);
             const std::string to = name("o|", tr.to);
-            const std::string instr = printInstruction(p_, tr);
+            const Instr instr = b_.copy(p_, tr);
             if (!attacker && tr.instr.kind == InstrKind::Lock) {
                 // Remember being inside a locked block: a block joins the
                 // helpers only as a whole (see blockCopy).
-                chain(from, to, {instr, "local " + inBlock_ + " 1"}, 0, {id, false});
+                chain(from, to, {instr, local(inBlock_, 1)}, 0, {id, false});
             } else if (!attacker && tr.instr.kind == InstrKind::Unlock) {
-                chain(from, to, {instr, "local " + inBlock_ + " 0"}, 0, {id, false});
+                chain(from, to, {instr, local(inBlock_, 0)}, 0, {id, false});
             } else {
                 edge(from, to, instr, {id, false});
             }
@@ -195,19 +212,18 @@ class AttackWriter {
         } else {
             helperCopy(t, tid, name);
         }
-        out_.text += "end\n";
     }
 
     template <class Name> void attackerCopy(const Thread& t, Name&& name) {
         const Transition& w = p_.transition(attack_.store);
-        const std::string value = printExpr(p_, t, w.instr.value);
+        const Expr value = b_.copy(p_, t, w.instr.value);
         // Becoming the attacker: w's store goes to the buffer, not memory. A
         // computed address is remembered for the success test.
         for (const Target& at : targets(w)) {
-            std::vector<std::string> steps{"write " + value + " " + shadow(Buf, at.addr),
-                                           "write 1 " + shadow(IsBuf, at.addr)};
+            std::vector<Instr> steps{Instr::write(value, num(shadow(Buf, at.addr))),
+                                     write(1, shadow(IsBuf, at.addr))};
             if (computed(w)) {
-                steps.push_back("local " + storeAddr_ + " " + std::to_string(at.addr));
+                steps.push_back(local(storeAddr_, at.addr));
             }
             chain(at, name("o|", w.from), name("a|", w.to), steps, 0, {attack_.store, true});
         }
@@ -219,33 +235,14 @@ class AttackWriter {
             case InstrKind::Write:
                 for (const Target& at : targets(tr)) {
                     chain(at, from, to,
-                          {"write " + printExpr(p_, t, tr.instr.value) + " " + shadow(Buf, at.addr),
-                           "write 1 " + shadow(IsBuf, at.addr)},
+                          {Instr::write(b_.copy(p_, t, tr.instr.value), num(shadow(Buf, at.addr))),
+                           write(1, shadow(IsBuf, at.addr))},
                           0, {id, true});
                 }
                 break;
             case InstrKind::Read:
                 for (const Target& at : targets(tr)) {
-                    // The newest own buffered store, else memory.
-                    const Value a = at.addr;
-                    const std::string reg = t.regNames[tr.instr.reg.index()];
-                    const std::string test = fresh();
-                    chain(at, from, test, {"read " + scratch_ + " " + shadow(IsBuf, a)});
-                    chain(test, to,
-                          {"check == " + scratch_ + " 1", "read " + reg + " " + shadow(Buf, a)}, 1,
-                          {id, true});
-                    chain(test, to,
-                          {"check == " + scratch_ + " 0", "read " + reg + " " + std::to_string(a)},
-                          1, {id, true});
-                    if (id == attack_.load) {
-                        // The attack load reads memory (W4) and ends the attacker.
-                        chain(at, from, "prefinal",
-                              {"read " + scratch_ + " " + shadow(IsBuf, a),
-                               "check == " + scratch_ + " 0",
-                               "read " + reg + " " + std::to_string(a),
-                               "write " + std::to_string(hbRead) + " " + shadow(Hb, a)},
-                              2, {id, true});
-                    }
+                    attackerRead(t, id, at, from, to);
                 }
                 break;
             case InstrKind::Mfence:
@@ -255,7 +252,7 @@ class AttackWriter {
                 // the load must be reached from the store without them.
                 break;
             default:
-                edge(from, to, printInstruction(p_, tr), {id, true});
+                edge(from, to, b_.copy(p_, tr), {id, true});
                 break;
             }
         }
@@ -263,13 +260,31 @@ class AttackWriter {
         // late flush closes a happens-before cycle; once no locked block is
         // open, so that the late flushes can run.
         for (const Target& at : targets(w)) {
-            std::vector<std::string> steps{"read " + scratch_ + " " + shadow(Hb, at.addr),
-                                           "check != " + scratch_ + " 0", "lock", "unlock"};
+            std::vector<Instr> steps{
+                read(scratch_, shadow(Hb, at.addr)), Instr::check(ne(reg(scratch_), num(0))),
+                Instr::plain(InstrKind::Lock), Instr::plain(InstrKind::Unlock)};
             if (computed(w)) {
-                steps.insert(steps.begin(),
-                             "check == " + storeAddr_ + " " + std::to_string(at.addr));
+                steps.insert(steps.begin(), Instr::check(eq(reg(storeAddr_), num(at.addr))));
             }
             chain("prefinal", "success", steps);
+        }
+    }
+
+    // The attacker's load: the newest own buffered store, else memory.
+    void attackerRead(const Thread& t, TransitionId id, const Target& at, const std::string& from,
+                      const std::string& to) {
+        const Value a = at.addr;
+        const std::string& reg = t.regNames[p_.transition(id).instr.reg.index()];
+        const std::string test = fresh();
+        chain(at, from, test, {read(scratch_, shadow(IsBuf, a))});
+        chain(test, to, {scratchIs(1), read(reg, shadow(Buf, a))}, 1, {id, true});
+        chain(test, to, {scratchIs(0), read(reg, a)}, 1, {id, true});
+        if (id == attack_.load) {
+            // The attack load reads memory (W4) and ends the attacker.
+            chain(at, from, "prefinal",
+                  {read(scratch_, shadow(IsBuf, a)), scratchIs(0), read(reg, a),
+                   write(hbRead, shadow(Hb, a))},
+                  2, {id, true});
         }
     }
 
@@ -282,39 +297,39 @@ class AttackWriter {
             switch (tr.instr.kind) {
             case InstrKind::Read:
                 for (const Target& at : targets(tr)) {
-                    const std::string read = printInstruction(p_, tr);
-                    const std::string hb = shadow(Hb, at.addr);
+                    const Instr read = b_.copy(p_, tr);
+                    const Value hb = shadow(Hb, at.addr);
                     // Enter helper mode by reading what a helper wrote.
                     chain(at, orig, to,
-                          {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
-                           "check " + written(), read},
+                          {Instr::check(eq(reg(inBlock_), num(0))), this->read(scratch_, hb),
+                           Instr::check(written()), read},
                           3, {id, false});
                     // In helper mode a load marks its address read, unless
                     // written. (The guard comes first: the read may change
                     // the registers of the address expression.)
                     const std::string mark = fresh();
-                    chain(at, from, mark, {read, "read " + scratch_ + " " + hb}, 0, {id, false});
-                    edge(mark, to, "check " + written());
+                    chain(at, from, mark, {read, this->read(scratch_, hb)}, 0, {id, false});
+                    edge(mark, to, Instr::check(written()));
                     chain(mark, to,
-                          {"check ! " + written(), "write " + std::to_string(hbRead) + " " + hb});
+                          {Instr::check(Expr::apply(ExprOp::Not, written())), write(hbRead, hb)});
                 }
                 break;
             case InstrKind::Write:
                 for (const Target& at : targets(tr)) {
-                    const std::string write = printInstruction(p_, tr);
-                    const std::string hb = shadow(Hb, at.addr);
-                    const std::string markWrite = "write " + std::to_string(hbWrite) + " " + hb;
+                    const Instr write = b_.copy(p_, tr);
+                    const Value hb = shadow(Hb, at.addr);
+                    const Instr markWrite = this->write(hbWrite, hb);
                     // Enter helper mode by overwriting what was read or
                     // written after the load.
                     chain(at, orig, to,
-                          {"check == " + inBlock_ + " 0", "read " + scratch_ + " " + hb,
-                           "check != " + scratch_ + " 0", write, markWrite},
+                          {Instr::check(eq(reg(inBlock_), num(0))), read(scratch_, hb),
+                           Instr::check(ne(reg(scratch_), num(0))), write, markWrite},
                           3, {id, false});
                     chain(at, from, to, {write, markWrite}, 0, {id, false});
                 }
                 break;
             default:
-                edge(from, to, printInstruction(p_, tr), {id, false});
+                edge(from, to, b_.copy(p_, tr), {id, false});
                 break;
             }
         }
@@ -324,7 +339,7 @@ class AttackWriter {
     // The marks of the hb-after region: 0 none, odd read, even write. Plain
     // helpers mark 1 and 2; an open locked block of thread i marks 2i+3 and
     // 2i+4, so that it can tell its own marks from earlier ones.
-    std::string written() const { return "&& != " + scratch_ + " 0 == % " + scratch_ + " 2 0"; }
+    Expr written() { return both(ne(reg(scratch_), num(0)), odd(reg(scratch_), 0)); }
 
     // A locked block runs as a unit, so it is hb-after the load as a whole
     // or not at all. At `lock` a thread may guess that it will be: in the
@@ -334,52 +349,27 @@ class AttackWriter {
     // did. A wrong guess leaves the thread stuck holding the lock, and the
     // attacker's success needs the lock, so its marks never count.
     template <class Name> void blockCopy(const Thread& t, ThreadId tid, Name&& name) {
-        const std::string yes = "local " + conflict_ + " 1";
-        const std::string ownRead = std::to_string(2 * tid.index() + 3);
-        const std::string ownWrite = std::to_string(2 * tid.index() + 4);
-        const std::string z = scratch_;
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
             const std::string from = name("b|", tr.from);
             const std::string to = name("b|", tr.to);
-            const std::string instr = printInstruction(p_, tr);
+            const Instr instr = b_.copy(p_, tr);
             switch (tr.instr.kind) {
             case InstrKind::Lock:
-                chain(name("o|", tr.from), to, {instr, "local " + conflict_ + " 0"}, 0,
-                      {id, false});
+                chain(name("o|", tr.from), to, {instr, local(conflict_, 0)}, 0, {id, false});
                 break;
             case InstrKind::Unlock:
-                chain(from, name("h|", tr.to), {"check == " + conflict_ + " 1", instr}, 1,
+                chain(from, name("h|", tr.to), {Instr::check(eq(reg(conflict_), num(1))), instr}, 1,
                       {id, false});
                 break;
             case InstrKind::Read:
                 for (const Target& at : targets(tr)) {
-                    const std::string hb = shadow(Hb, at.addr);
-                    const std::string marked = fresh();
-                    chain(at, from, marked, {instr, "read " + z + " " + hb}, 0, {id, false});
-                    // Written before the block: a conflict.
-                    chain(marked, to, {"check && " + written() + " != " + z + " " + ownWrite, yes});
-                    // Untouched: mark it read by the block.
-                    chain(marked, to, {"check == " + z + " 0", "write " + ownRead + " " + hb});
-                    // Read before, or written by the block: nothing to do.
-                    edge(marked, to, "check || == " + z + " " + ownWrite + " == % " + z + " 2 1");
+                    blockRead(tid, id, at, from, to, instr);
                 }
                 break;
             case InstrKind::Write:
                 for (const Target& at : targets(tr)) {
-                    const std::string hb = shadow(Hb, at.addr);
-                    const std::string seen = fresh();
-                    const std::string store = fresh();
-                    chain(at, from, seen, {"read " + z + " " + hb});
-                    // Touched before the block: a conflict.
-                    chain(seen, store,
-                          {"check && != " + z + " 0 && != " + z + " " + ownRead + " != " + z + " " +
-                               ownWrite,
-                           yes});
-                    edge(seen, store,
-                         "check || == " + z + " 0 || == " + z + " " + ownRead + " == " + z + " " +
-                             ownWrite);
-                    chain(store, to, {instr, "write " + ownWrite + " " + hb}, 0, {id, false});
+                    blockWrite(tid, id, at, from, to, instr);
                 }
                 break;
             default:
@@ -389,9 +379,47 @@ class AttackWriter {
         }
     }
 
+    Value ownRead(ThreadId tid) const { return 2 * static_cast<Value>(tid.index()) + 3; }
+    Value ownWrite(ThreadId tid) const { return 2 * static_cast<Value>(tid.index()) + 4; }
+
+    void blockRead(ThreadId tid, TransitionId id, const Target& at, const std::string& from,
+                   const std::string& to, const Instr& instr) {
+        const Value hb = shadow(Hb, at.addr);
+        const std::string marked = fresh();
+        chain(at, from, marked, {instr, read(scratch_, hb)}, 0, {id, false});
+        // Written before the block: a conflict.
+        chain(marked, to,
+              {Instr::check(both(written(), ne(reg(scratch_), num(ownWrite(tid))))),
+               local(conflict_, 1)});
+        // Untouched: mark it read by the block.
+        chain(marked, to, {scratchIs(0), write(ownRead(tid), hb)});
+        // Read before, or written by the block: nothing to do.
+        edge(marked, to,
+             Instr::check(either(eq(reg(scratch_), num(ownWrite(tid))), odd(reg(scratch_), 1))));
+    }
+
+    void blockWrite(ThreadId tid, TransitionId id, const Target& at, const std::string& from,
+                    const std::string& to, const Instr& instr) {
+        const Value hb = shadow(Hb, at.addr);
+        const Expr z = reg(scratch_);
+        const std::string seen = fresh();
+        const std::string store = fresh();
+        chain(at, from, seen, {read(scratch_, hb)});
+        // Touched before the block: a conflict.
+        chain(seen, store,
+              {Instr::check(
+                   both(ne(z, num(0)), both(ne(z, num(ownRead(tid))), ne(z, num(ownWrite(tid)))))),
+               local(conflict_, 1)});
+        edge(seen, store,
+             Instr::check(either(eq(z, num(0)),
+                                 either(eq(z, num(ownRead(tid))), eq(z, num(ownWrite(tid)))))));
+        chain(store, to, {instr, write(ownWrite(tid), hb)}, 0, {id, false});
+    }
+
     const Program& p_;
     Attack attack_;
     const AddressSets& sets_;
+    ProgramBuilder b_;
     StopPoll poll_;
     std::vector<Value> addrs_; // every address the program can access, sorted
     Value base_ = 0;
@@ -399,7 +427,7 @@ class AttackWriter {
     std::string inBlock_;   // 1 while the thread holds the lock (original copy)
     std::string conflict_;  // a block event conflicted with a marked address
     std::string storeAddr_; // the attack store's address, when computed
-    AttackProgram out_;
+    std::vector<StepOrigin> origins_;
     std::size_t counter_ = 0;
 };
 

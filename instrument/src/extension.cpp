@@ -1,6 +1,6 @@
 #include "tsoreach/instrument/extension.hpp"
 
-#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/builder.hpp"
 
 #include <unordered_set>
 
@@ -22,7 +22,7 @@ class ExtensionWriter {
                     std::span<const TransitionId> sigma, ExtensionVariant variant,
                     const std::string& tag, const StopCondition& stop)
         : r_(r), origins_(origins), sigma_(sigma.begin(), sigma.end()), variant_(variant),
-          tag_(tag), poll_(stop) {
+          tag_(tag), poll_(stop), b_(r.sourceName + " (extension " + tag + ")", stop) {
         validate();
         t_ = r.transition(sigma_.front()).thread;
         const Thread& th = r.thread(t_);
@@ -34,18 +34,18 @@ class ExtensionWriter {
         for (std::size_t i = 0; i < r_.threads.size(); ++i) {
             const ThreadId tid(static_cast<std::uint32_t>(i));
             const Thread& th = r_.thread(tid);
-            out_.text += "thread " + th.name + "\ninitial " + state(tid, th.initial) + "\n";
+            b_.addThread(th.name, state(tid, th.initial), th.pos);
             if (tid == t_) {
                 namePath();
             }
             for (StateId f : th.finals) {
-                out_.text += "final " + state(tid, f) + "\n";
+                b_.addFinal(b_.state(state(tid, f)));
                 if (tid != t_) {
                     continue;
                 }
                 for (const StateCopy& c : out_.copies) {
                     if (c.original == state(f)) {
-                        out_.text += "final " + c.copy + "\n"; // the default goal's copies
+                        b_.addFinal(b_.state(c.copy)); // the default goal's copies
                     }
                 }
             }
@@ -54,14 +54,14 @@ class ExtensionWriter {
                     continue; // removed: the extension's paths stand in for it
                 }
                 const Transition& tr = r_.transition(id);
-                edge(state(tid, tr.from), state(tid, tr.to), printInstruction(r_, tr),
-                     origins_[id.index()]);
+                edge(state(tid, tr.from), state(tid, tr.to), b_.copy(r_, tr), origins_[id.index()],
+                     tr.pos);
             }
             if (tid == t_) {
                 path();
             }
-            out_.text += "end\n";
         }
+        out_.program = b_.build();
         return std::move(out_);
     }
 
@@ -103,15 +103,19 @@ class ExtensionWriter {
     }
     std::string freshState() { return fresh("~" + tag_ + "." + std::to_string(counter_++)); }
 
-    void edge(const std::string& from, const std::string& to, const std::string& instr,
-              LazyOrigin origin = {}) {
-        out_.text += "transition " + from + " " + to + " " + instr + "\n";
+    // New transitions are placed at the transition of σ they stand for.
+    void edge(const std::string& from, const std::string& to, const Instr& instr,
+              LazyOrigin origin = {}, SourcePos pos = {}) {
+        const StateId f = b_.state(from);
+        const StateId t = b_.state(to);
+        b_.addTransition(f, t, instr, pos.line != 0 ? pos : here_);
         out_.origins.push_back(origin);
     }
 
+    using Steps = std::vector<std::pair<Instr, LazyOrigin>>;
+
     // Instructions from `from` to `to` through fresh states, with origins.
-    void chain(const std::string& from, const std::string& to,
-               const std::vector<std::pair<std::string, LazyOrigin>>& steps) {
+    void chain(const std::string& from, const std::string& to, const Steps& steps) {
         std::string cur = from;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             std::string next = i + 1 == steps.size() ? to : freshState();
@@ -120,13 +124,14 @@ class ExtensionWriter {
         }
     }
 
-    using Steps = std::vector<std::pair<std::string, LazyOrigin>>;
+    Expr reg(const std::string& name) { return Expr::reg(b_.reg(name)); }
+    Expr addrOf(const Transition& tr) { return b_.copy(r_, r_.thread(t_), tr.instr.addr); }
 
     // Re-issues the records first..last (1-based, FIFO) as stores.
-    Steps reissue(std::size_t first, std::size_t last) const {
+    Steps reissue(std::size_t first, std::size_t last) {
         Steps out;
         for (std::size_t j = first; j <= last; ++j) {
-            out.push_back({"write " + vr_[j - 1] + " " + ar_[j - 1], {LazyRole::Land, {}}});
+            out.push_back({Instr::write(reg(vr_[j - 1]), reg(ar_[j - 1])), {LazyRole::Land, {}}});
         }
         return out;
     }
@@ -144,7 +149,6 @@ class ExtensionWriter {
     }
 
     void path() {
-        const Thread& th = r_.thread(t_);
         const std::size_t n = sigma_.size();
         const std::vector<std::string>& qbar = qbar_;
         storesUpTo_.assign(n + 1, 0);
@@ -154,6 +158,7 @@ class ExtensionWriter {
             const TransitionId id = sigma_[i - 1];
             const Transition& tr = r_.transition(id);
             const LazyOrigin o = origins_[id.index()];
+            here_ = tr.pos;
             switch (tr.instr.kind) {
             case InstrKind::Write: {
                 ++stores;
@@ -168,34 +173,37 @@ class ExtensionWriter {
                     throw std::logic_error("a store of an extended program without a store of "
                                            "the original program behind it");
                 }
-                chain(qbar[i - 1], qbar[i],
-                      {{"local " + ar_.back() + " " + printExpr(r_, th, tr.instr.addr), issued},
-                       {"local " + vr_.back() + " " + printExpr(r_, th, tr.instr.value), {}}});
+                chain(
+                    qbar[i - 1], qbar[i],
+                    {{Instr::local(b_.reg(ar_.back()), addrOf(tr)), issued},
+                     {Instr::local(b_.reg(vr_.back()), b_.copy(r_, r_.thread(t_), tr.instr.value)),
+                      {}}});
                 break;
             }
             case InstrKind::Read: {
                 // Newest record first: the first match is the buffered value.
-                const std::string addr = printExpr(r_, th, tr.instr.addr);
-                const std::string reg = th.regNames[tr.instr.reg.index()];
+                const Expr addr = addrOf(tr);
+                const RegId target = b_.reg(r_.thread(t_).regNames[tr.instr.reg.index()]);
                 std::string cur = qbar[i - 1];
                 for (std::size_t j = stores; j >= 1; --j) {
                     chain(cur, qbar[i],
-                          {{"check == " + ar_[j - 1] + " " + addr, {}},
-                           {"local " + reg + " " + vr_[j - 1], o}});
+                          {{Instr::check(Expr::apply(ExprOp::Eq, reg(ar_[j - 1]), addr)), {}},
+                           {Instr::local(target, reg(vr_[j - 1])), o}});
                     const std::string next = freshState();
-                    edge(cur, next, "check != " + ar_[j - 1] + " " + addr);
+                    edge(cur, next, Instr::check(Expr::apply(ExprOp::Ne, reg(ar_[j - 1]), addr)));
                     cur = next;
                 }
-                edge(cur, qbar[i], "read " + reg + " " + addr, o);
+                edge(cur, qbar[i], Instr::read(target, addr), o);
                 break;
             }
             default:
-                edge(qbar[i - 1], qbar[i], printInstruction(r_, tr), o);
+                edge(qbar[i - 1], qbar[i], b_.copy(r_, tr), o);
                 break;
             }
             storesUpTo_[i] = stores;
         }
         const StateId last = r_.transition(sigma_.back()).to;
+        here_ = r_.transition(sigma_.back()).pos;
         // Main exit: every record joins the buffer, in order, and t
         // continues after σ's last instruction.
         chain(qbar[n], state(last), reissue(1, count(n)));
@@ -209,6 +217,7 @@ class ExtensionWriter {
         // cases B and F).
         for (std::size_t i = 1; i < n; ++i) {
             poll_.throwIfStopped();
+            here_ = r_.transition(sigma_[i - 1]).pos;
             branchOffs(i);
             if (i == 1 || r_.transition(sigma_[i - 1]).instr.kind == InstrKind::Read) {
                 flushFirst(i);
@@ -235,7 +244,7 @@ class ExtensionWriter {
                 continue;
             }
             const Transition& o = r_.transition(other);
-            steps.push_back({printInstruction(r_, o), origins_[other.index()]});
+            steps.push_back({b_.copy(r_, o), origins_[other.index()]});
             chain(qbar_[i], state(o.to), steps);
         }
     }
@@ -245,7 +254,7 @@ class ExtensionWriter {
     // t is back at dst(inst_i) in R's control flow.
     void flushFirst(std::size_t i) {
         Steps steps = reissue(1, 1);
-        steps.push_back({"mfence", {}});
+        steps.push_back({Instr::plain(InstrKind::Mfence), {}});
         Steps rest = reissue(2, count(i));
         steps.insert(steps.end(), rest.begin(), rest.end());
         chain(qbar_[i], state(r_.transition(sigma_[i - 1]).to), steps);
@@ -264,6 +273,8 @@ class ExtensionWriter {
     std::vector<std::size_t> storesUpTo_;   // [i]: stores among inst_1..inst_i
     std::size_t counter_ = 0;
     StopPoll poll_;
+    ProgramBuilder b_;
+    SourcePos here_; // of the transition of σ being extended
     Extension out_;
 };
 

@@ -1,11 +1,9 @@
 #include "tsoreach/instrument/fences.hpp"
 
-#include "tsoreach/lang/parser.hpp"
-#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/builder.hpp"
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
 #include <unordered_set>
 
 namespace tsoreach::instrument {
@@ -37,14 +35,15 @@ std::vector<FencePosition> fenceCandidates(const Program& p) {
 
 FencedProgram insertFences(const Program& p, std::span<const FencePosition> fences) {
     const std::set<FencePosition> wanted(fences.begin(), fences.end());
-    Program q = p;
-    // Transitions are re-listed per thread: the fence first, then what it
-    // guards, so the printed program reads in order.
-    for (std::size_t t = 0; t < q.threads.size(); ++t) {
-        Thread& th = q.threads[t];
+    ProgramBuilder b(p.sourceName + " (fenced)");
+    FencedProgram out;
+    // Per thread: the fence first, then what it guards, so the program
+    // reads in order.
+    for (std::size_t t = 0; t < p.threads.size(); ++t) {
+        const Thread& th = p.threads[t];
         const ThreadId tid(static_cast<std::uint32_t>(t));
         std::unordered_set<std::string> names(th.stateNames.begin(), th.stateNames.end());
-        std::vector<StateId> fencedOf(th.stateCount()); // the q~fence of each fenced state
+        std::vector<std::string> fencedOf(th.stateCount()); // q~fence of each fenced state
         for (std::size_t s = 0; s < th.stateCount(); ++s) {
             const StateId state(static_cast<std::uint32_t>(s));
             if (!wanted.contains({tid, state}) || th.outgoingOf(state).empty()) {
@@ -55,44 +54,31 @@ FencedProgram insertFences(const Program& p, std::span<const FencePosition> fenc
                 name = th.stateNames[s] + "~fence" + std::to_string(k);
             }
             names.insert(name);
-            fencedOf[s] = StateId(static_cast<std::uint32_t>(th.stateNames.size()));
-            th.stateNames.push_back(name);
+            fencedOf[s] = std::move(name);
         }
-        std::vector<TransitionId> listed;
+        b.addThread(th.name, th.stateNames[th.initial.index()], th.pos);
+        for (StateId f : th.finals) {
+            b.addFinal(b.state(th.stateNames[f.index()]));
+        }
         std::vector<bool> done(th.stateCount(), false);
-        for (TransitionId id : p.thread(tid).transitions) {
-            Transition& tr = q.transitions[id.index()];
-            const StateId from = tr.from;
-            if (from.index() < fencedOf.size() && fencedOf[from.index()].valid()) {
-                if (!done[from.index()]) {
-                    done[from.index()] = true;
-                    Transition fence;
-                    fence.thread = tid;
-                    fence.from = from;
-                    fence.to = fencedOf[from.index()];
-                    fence.instr.kind = InstrKind::Mfence;
-                    fence.pos = tr.pos;
-                    listed.emplace_back(static_cast<std::uint32_t>(q.transitions.size()));
-                    q.transitions.push_back(fence);
-                }
-                q.transitions[id.index()].from = fencedOf[from.index()];
-            }
-            listed.push_back(id);
-        }
-        th.transitions = std::move(listed);
-    }
-    FencedProgram out;
-    out.text = printProgram(q);
-    out.program = parseProgram(out.text, p.sourceName + " (fenced)");
-    // The parser numbers transitions in the order the printer wrote them.
-    for (const Thread& th : q.threads) {
         for (TransitionId id : th.transitions) {
-            out.origin.push_back(id.index() < p.transitions.size() ? id : TransitionId());
+            const Transition& tr = p.transition(id);
+            StateId from = b.state(th.stateNames[tr.from.index()]);
+            if (const std::string& fenced = fencedOf[tr.from.index()]; !fenced.empty()) {
+                const StateId guard = b.state(fenced);
+                if (!done[tr.from.index()]) {
+                    done[tr.from.index()] = true;
+                    b.addTransition(from, guard, Instr::plain(InstrKind::Mfence), tr.pos);
+                    out.origin.emplace_back();
+                }
+                from = guard;
+            }
+            const StateId to = b.state(th.stateNames[tr.to.index()]);
+            b.addTransition(from, to, b.copy(p, tr), tr.pos);
+            out.origin.push_back(id);
         }
     }
-    if (out.origin.size() != out.program.transitions.size()) {
-        throw std::logic_error("insertFences: the fenced program lost transitions");
-    }
+    out.program = b.build();
     return out;
 }
 

@@ -1,12 +1,9 @@
 #include "tsoreach/instrument/unroll.hpp"
 
-#include "tsoreach/lang/parser.hpp"
-#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/lang/builder.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/depth_first_search.hpp>
-
-#include <map>
 
 namespace tsoreach::instrument {
 
@@ -41,50 +38,54 @@ std::string copyMarker(const Program& p) {
     return marker;
 }
 
+// Back edges of each transition of th, by index in th.transitions.
+std::vector<bool> backEdges(const Program& p, const Thread& th) {
+    Graph g(th.stateCount());
+    for (std::size_t i = 0; i < th.transitions.size(); ++i) {
+        const Transition& tr = p.transition(th.transitions[i]);
+        boost::add_edge(tr.from.index(), tr.to.index(), i, g);
+    }
+    std::vector<bool> back(th.transitions.size(), false);
+    std::vector<boost::default_color_type> color(th.stateCount());
+    BackEdges visitor;
+    visitor.back = &back;
+    // From the initial state first, then from the states it does not
+    // reach, so that every cycle loses an edge.
+    boost::depth_first_search(g, boost::visitor(visitor)
+                                     .color_map(boost::make_iterator_property_map(
+                                         color.begin(), boost::get(boost::vertex_index, g)))
+                                     .root_vertex(th.initial.index()));
+    return back;
+}
+
 } // namespace
 
 UnrolledProgram unrollLoops(const Program& p, std::size_t k, const StopCondition& stop) {
     StopPoll poll(stop);
     UnrolledProgram out;
+    ProgramBuilder b(p.sourceName + " (unrolled " + std::to_string(k) + ")", stop);
     const std::string marker = copyMarker(p);
-    auto copyName = [&](const std::string& state, std::size_t c) {
-        return c == 0 ? state : state + marker + std::to_string(c);
-    };
-    std::vector<std::map<std::string, StateId>> originOfName(p.threads.size());
-    for (std::size_t t = 0; t < p.threads.size(); ++t) {
-        const Thread& th = p.threads[t];
-        for (std::size_t s = 0; s < th.stateCount(); ++s) {
-            poll.throwIfStopped(); // k copies each: --unroll can be large
-            for (std::size_t c = 0; c <= k; ++c) {
-                originOfName[t][copyName(th.stateNames[s], c)] =
-                    StateId(static_cast<std::uint32_t>(s));
-            }
-        }
-    }
     for (const Thread& th : p.threads) {
-        Graph g(th.stateCount());
-        for (std::size_t i = 0; i < th.transitions.size(); ++i) {
-            const Transition& tr = p.transition(th.transitions[i]);
-            boost::add_edge(tr.from.index(), tr.to.index(), i, g);
-        }
-        std::vector<bool> back(th.transitions.size(), false);
-        std::vector<boost::default_color_type> color(th.stateCount());
-        BackEdges visitor;
-        visitor.back = &back;
-        // From the initial state first, then from the states it does not
-        // reach, so that every cycle loses an edge.
-        boost::depth_first_search(g, boost::visitor(visitor)
-                                         .color_map(boost::make_iterator_property_map(
-                                             color.begin(), boost::get(boost::vertex_index, g)))
-                                         .root_vertex(th.initial.index()));
-        out.text += "thread " + th.name + "\ninitial " + th.stateNames[th.initial.index()] + "\n";
+        const std::vector<bool> back = backEdges(p, th);
+        std::vector<StateId>& origin = out.stateOrigin.emplace_back();
+        // Copy c of state s; a new state of the program records s.
+        auto copy = [&](StateId s, std::size_t c) {
+            const std::string& name = th.stateNames[s.index()];
+            const StateId id = b.state(c == 0 ? name : name + marker + std::to_string(c));
+            if (id.index() == origin.size()) {
+                origin.push_back(s);
+            }
+            return id;
+        };
+        b.addThread(th.name, th.stateNames[th.initial.index()], th.pos);
+        origin.push_back(th.initial);
         for (StateId f : th.finals) {
             for (std::size_t c = 0; c <= k; ++c) {
-                out.text += "final " + copyName(th.stateNames[f.index()], c) + "\n";
+                b.addFinal(copy(f, c));
             }
         }
         for (std::size_t c = 0; c <= k; ++c) {
-            poll.throwIfStopped();
+            poll.throwIfStopped(); // k copies each: --unroll can be large
             for (std::size_t i = 0; i < th.transitions.size(); ++i) {
                 const Transition& tr = p.transition(th.transitions[i]);
                 const std::size_t to = back[i] ? c + 1 : c;
@@ -92,24 +93,13 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k, const StopCondition
                     out.cut = true;
                     continue;
                 }
-                out.text += "transition " + copyName(th.stateNames[tr.from.index()], c) + " " +
-                            copyName(th.stateNames[tr.to.index()], to) + " " +
-                            printInstruction(p, tr) + "\n";
+                const StateId from = copy(tr.from, c);
+                b.addTransition(from, copy(tr.to, to), b.copy(p, tr), tr.pos);
                 out.origin.push_back(th.transitions[i]);
             }
         }
-        out.text += "end\n";
     }
-    out.program =
-        parseProgram(out.text, p.sourceName + " (unrolled " + std::to_string(k) + ")", stop);
-    // The parser numbers transitions in the order of the text, thread by
-    // thread, as they were written.
-    for (std::size_t t = 0; t < p.threads.size(); ++t) {
-        std::vector<StateId>& origin = out.stateOrigin.emplace_back();
-        for (const std::string& n : out.program.threads[t].stateNames) {
-            origin.push_back(originOfName[t].at(n));
-        }
-    }
+    out.program = b.build();
     return out;
 }
 

@@ -1,6 +1,6 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 
-#include "tsoreach/lang/parser.hpp"
+#include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 #include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/reach/replay.hpp"
@@ -356,8 +356,8 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         try {
             ext = instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag,
                                            oracleOptions.stop);
-            next = parseProgram(ext->text, program.sourceName + " (extension " + tag + ")",
-                                oracleOptions.stop);
+            next = std::move(ext->program);
+            next->sourceName = program.sourceName + " (extension " + tag + ")";
             nextInP = statesThroughExtension(*stage.program, *stage.statesInP, ext->copies, *next);
         } catch (const Stopped& e) {
             const std::lock_guard<std::mutex> held(lock);
@@ -368,7 +368,7 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         }
         const std::lock_guard<std::mutex> held(lock);
         if (options.onProgram) {
-            options.onProgram(m + 1, ext->text);
+            options.onProgram(m + 1, printProgram(*next));
         }
         ++loop.extensions;
         addStage(std::move(*next), std::move(ext->origins), std::move(nextInP));

@@ -148,7 +148,7 @@ class Synthesis {
         result.outcome = FenceOutcome::Found;
         result.verified = true;
         result.optimal = exact_;
-        result.fencedText = fenced.text;
+        result.fencedText = printProgram(fenced.program);
         result.cuts.clear();
         for (const FencePosition& f : result.fences) {
             std::vector<std::size_t> cut;

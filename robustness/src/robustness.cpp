@@ -1,6 +1,5 @@
 #include "tsoreach/robustness/robustness.hpp"
 
-#include "tsoreach/lang/parser.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/reach/replay.hpp"
@@ -164,15 +163,14 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 reach::Options mine = options;
                 mine.stop = options.stop.orWhen(cancel[i]);
                 std::optional<instrument::AttackProgram> instrumented;
-                std::optional<Program> attack;
                 try {
                     instrumented = instrument::attackProgram(p, attacks[i], sets, mine.stop);
-                    attack = parseProgram(instrumented->text, "attack", mine.stop);
                 } catch (const Stopped& e) {
                     outcomes[i].unknown = e.what();
                     continue;
                 }
                 auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
+                const Program* attack = &instrumented->program;
                 const Goal goal = *defaultGoal(*attack);
                 reach::Result res;
                 bool decided = false;

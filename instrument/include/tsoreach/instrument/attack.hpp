@@ -47,14 +47,15 @@ struct StepOrigin {
 };
 
 struct AttackProgram {
-    std::string text;                // goal: the attacker thread in state "success"
-    std::vector<StepOrigin> origins; // by TransitionId of the parsed text
+    Program program;                 // goal: the attacker thread in state "success"
+    std::vector<StepOrigin> origins; // by TransitionId of `program`
 };
 
 // The instrumented SC program of `attack`. Throws UnsupportedProgram.
 AttackProgram attackProgram(const Program& p, const Attack& attack);
 // The same with the program's address sets computed once (accessedAddresses);
-// throws Stopped when `stop` holds before it is done.
+// throws Stopped when `stop` holds before it is done. Transitions that
+// execute an original one get its source position.
 AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets,
                             const StopCondition& stop = StopCondition());
 

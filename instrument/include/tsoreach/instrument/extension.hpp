@@ -63,8 +63,8 @@ struct StateCopy {
 };
 
 struct Extension {
-    std::string text;                // R ⊕ σ as program text; copies of finals are final
-    std::vector<LazyOrigin> origins; // by TransitionId of the parsed text
+    Program program;                 // R ⊕ σ; copies of finals are final
+    std::vector<LazyOrigin> origins; // by TransitionId of `program`
     std::vector<StateCopy> copies;
 };
 
@@ -77,8 +77,10 @@ class InvalidPath : public std::invalid_argument {
 
 // R ⊕ σ. `origins` maps R's transitions to P; `tag` makes the names of new
 // states and registers unique across successive extensions. Polls `stop`
-// once per step of σ (its exits grow with |σ| times σ's stores) and throws
-// Stopped when it holds.
+// once per step of σ (its exits grow with |σ| times σ's stores) and while
+// building, and throws Stopped when it holds. R's transitions keep their
+// source positions; new ones get the position of the step of σ they
+// extend.
 Extension extendByPath(const Program& r, std::span<const LazyOrigin> origins,
                        std::span<const TransitionId> sigma, ExtensionVariant variant,
                        const std::string& tag, const StopCondition& stop = StopCondition());

@@ -22,8 +22,7 @@ struct FencePosition {
 };
 
 struct FencedProgram {
-    std::string text; // in the input language, ready to be checked again
-    Program program;  // `text` parsed; states of p keep their names
+    Program program; // states of p keep their names, transitions their positions
     // For each transition of `program`, the transition of p it is, or
     // invalid() for an inserted fence.
     std::vector<TransitionId> origin;

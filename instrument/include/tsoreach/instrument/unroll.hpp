@@ -17,8 +17,7 @@
 namespace tsoreach::instrument {
 
 struct UnrolledProgram {
-    std::string text;
-    Program program;                  // `text` parsed
+    Program program;                  // copies keep p's source positions
     std::vector<TransitionId> origin; // by transition of `program`: the one of p
     // By thread, by state of `program`: the state of p it copies.
     std::vector<std::vector<StateId>> stateOrigin;

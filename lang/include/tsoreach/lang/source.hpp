@@ -36,10 +36,9 @@ class InputError : public std::runtime_error {
 // so each count is below 2^30, and every line and column below 2^31. That
 // is what lets ids (ids.hpp, 32 bits, all ones invalid), source positions,
 // expression references (ExprRef) and the engines' 32-bit indices that
-// derive from them fit, also for programs a transformation builds from a
-// parsed one with at most twice its states and transitions before it is
-// parsed again (fences, unrolling and the attack and buffering programs are
-// all parsed again, under the same limit).
+// derive from them fit. Programs that transformations build
+// (ProgramBuilder, builder.hpp) are not text: checkWellFormed refuses
+// counts that do not fit their 32 bits.
 constexpr std::size_t kMaxSourceBytes = (std::size_t{1} << 31) - 1;
 
 // Throws InputError (no position) when a text of `bytes` is longer than
