@@ -198,58 +198,97 @@ class OracleThread {
     std::thread thread_;
 };
 
-} // namespace
+// One run of the lazy loop: LazyEngine::run's steps and the state they
+// share. The loop runs as two cooperating sides. The oracle side takes R_k,
+// asks the oracle for a witness and builds R_{k+1} = R_k ⊕ σ; the goal side
+// checks the goal under SC on the newest program. With one job they
+// alternate (check R_k, then the oracle on R_k); with two or more the
+// oracle side runs on its own thread, up to kLookAhead programs ahead.
+// `unreachable` needs a complete goal check of a program the oracle proved
+// robust; `reachable` a trace of any R_k, mapped and replayed.
+class LazyLoop {
+  public:
+    LazyLoop(const Program& program, const Goal& goal, const reach::Options& options,
+             instrument::ExtensionVariant variant)
+        : program_(program), goal_(goal), options_(options), variant_(variant),
+          maxRounds_(options.maxIterations != 0 ? options.maxIterations : kDefaultMaxIterations),
+          threaded_(options.jobs >= 2), oracleJobs_(threaded_ ? options.jobs - 1 : 1),
+          oracleThread_(stop_, wake_) {}
 
-reach::Result LazyEngine::run(const Program& program, const Goal& goal,
-                              const reach::Options& options) {
-    const auto start = Clock::now();
-    reach::Result out;
-    reach::LoopStats loop;
-    const std::size_t maxRounds =
-        options.maxIterations != 0 ? options.maxIterations : kDefaultMaxIterations;
-    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-    // Shared with the oracle thread (below); declared first so that the
-    // thread is joined before anything it uses goes away.
-    std::mutex lock; // guards the loop's shared state and the progress callback
-    std::condition_variable wake;
-    std::atomic<bool> stop{false};
-    OracleThread oracleThread(stop, wake);
-    // The newest program whose goal check ran: the rounds the answer
-    // needed (the oracle thread may have built one more program ahead).
-    std::size_t goalChecked = 0;
-    auto finish = [&](reach::Verdict v, std::string reason) {
-        oracleThread.halt(); // no more updates of `out` and `loop`
-        loop.iterations = goalChecked;
-        out.verdict = v;
-        out.reason = std::move(reason);
-        out.stats.timeSeconds = elapsed();
-        out.stats.peakRssMb = reach::processPeakRssMb();
-        out.stats.loop = loop;
-        return out;
-    };
     // Limits apply to the whole run: options.stop's deadline is absolute,
     // and every search and static pass below gets it.
+    reach::Result run() {
+        if (std::optional<reach::Result> settled = answerByAnalysis()) {
+            return *settled;
+        }
+        addStage(Program(program_), instrument::identityOrigins(program_),
+                 identityStates(program_));
+        if (threaded_) {
+            oracleThread_.start([this] { oracleLoop(); });
+        }
+        auto sc = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
+        for (;;) {
+            const auto [stage, g] = nextGoalStage();
+            const reach::Result scResult = checkGoal(*sc, stage, g);
+            if (scResult.verdict == reach::Verdict::Reachable) {
+                stop_ = true;
+                return answerReached(stage, g, *scResult.trace);
+            }
+            if (scResult.verdict == reach::Verdict::Unknown) {
+                stop_ = true;
+                return finish(reach::Verdict::Unknown, scResult.reason);
+            }
+            // Not reached on R_g: wait for a newer program or the oracle's end.
+            if (!threaded_) {
+                oracleStep(g);
+            }
+            if (const std::optional<OracleEnd> ended = awaitOracle(g)) {
+                return answerAtOracleEnd(*ended);
+            }
+        }
+    }
+
+  private:
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+    void say(const std::string& line) const { // with `lock_` held
+        if (options_.progress) {
+            options_.progress(line);
+        }
+    }
+
+    reach::Result finish(reach::Verdict v, std::string reason) {
+        oracleThread_.halt(); // no more updates of `out_` and `loop_`
+        loop_.iterations = goalChecked_;
+        out_.verdict = v;
+        out_.reason = std::move(reason);
+        out_.stats.timeSeconds = elapsed();
+        out_.stats.peakRssMb = reach::processPeakRssMb();
+        out_.stats.loop = loop_;
+        return out_;
+    }
 
     // A goal state that no execution under any model reaches (the value
     // analysis sees its checks fail) needs no loop, which might not end.
-    AddressSets analysis;
-    try {
-        analysis = accessedAddresses(program, kDefaultValueSetLimit, options.stop);
-    } catch (const Stopped& e) {
-        return finish(reach::Verdict::Unknown, std::string("value-set analysis: ") + e.what());
-    }
-    bool someTermLive = false;
-    for (std::size_t i = 0; i < goal.termCount() && !someTermLive; ++i) {
-        bool live = true;
-        for (ThreadId t : goal.termThreads(i)) {
-            const std::vector<StateId> accepted = goal.termAcceptedStates(i, t);
-            live = live && std::any_of(accepted.begin(), accepted.end(), [&](StateId s) {
-                       return analysis.reachable[t.index()][s.index()];
-                   });
+    std::optional<reach::Result> answerByAnalysis() {
+        AddressSets analysis;
+        try {
+            analysis = accessedAddresses(program_, kDefaultValueSetLimit, options_.stop);
+        } catch (const Stopped& e) {
+            return finish(reach::Verdict::Unknown, std::string("value-set analysis: ") + e.what());
         }
-        someTermLive = live;
-    }
-    if (!someTermLive) {
+        for (std::size_t i = 0; i < goal_.termCount(); ++i) {
+            bool live = true;
+            for (ThreadId t : goal_.termThreads(i)) {
+                const std::vector<StateId> accepted = goal_.termAcceptedStates(i, t);
+                live = live && std::any_of(accepted.begin(), accepted.end(), [&](StateId s) {
+                           return analysis.reachable[t.index()][s.index()];
+                       });
+            }
+            if (live) {
+                return std::nullopt;
+            }
+        }
         return finish(reach::Verdict::Unreachable, "");
     }
 
@@ -261,226 +300,220 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     // reach under TSO a goal that SC cannot: so with locks, a negative
     // answer is left to the explicit engine (positive ones are replayed
     // traces, sound either way).
-    const bool hasLock =
-        std::any_of(program.transitions.begin(), program.transitions.end(),
-                    [](const Transition& tr) { return tr.instr.kind == InstrKind::Lock; });
+    bool hasLock() const {
+        return std::any_of(program_.transitions.begin(), program_.transitions.end(),
+                           [](const Transition& tr) { return tr.instr.kind == InstrKind::Lock; });
+    }
+
     // The explicit engine decides with the rest of the budget; `why`
     // prefixes the reason of an unknown answer.
-    auto answerByExplicit = [&](const std::string& why) {
+    reach::Result answerByExplicit(const std::string& why) {
         auto exact = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::TSO);
-        const reach::Result e = reach::runChecked(*exact, program, goal, options);
-        out.stats.states += e.stats.states;
-        out.stats.transitions += e.stats.transitions;
-        out.trace = e.trace;
+        const reach::Result e = reach::runChecked(*exact, program_, goal_, options_);
+        out_.stats.states += e.stats.states;
+        out_.stats.transitions += e.stats.transitions;
+        out_.trace = e.trace;
         return finish(e.verdict, e.reason.empty() ? "" : why + e.reason);
-    };
+    }
 
-    // The loop as two cooperating sides. The oracle side takes R_k, asks
-    // the oracle for a witness and builds R_{k+1} = R_k ⊕ σ; the goal side
-    // checks the goal under SC on the newest program. With one job they
-    // alternate (check R_k, then the oracle on R_k); with two or more the
-    // oracle side runs on its own thread, up to kLookAhead programs ahead.
-    // `unreachable` needs a complete goal check of a program the oracle
-    // proved robust; `reachable` a trace of any R_k, mapped and replayed.
-    std::vector<Stage> stages;
-    std::size_t goalAt = 1; // the stage whose goal check runs (1-based)
-    OracleEnd end = OracleEnd::Running;
-    std::string endReason;
-    std::exception_ptr oracleError;
-    auto say = [&](const std::string& line) { // with `lock` held
-        if (options.progress) {
-            options.progress(line);
-        }
-    };
-    auto addStage = [&](Program&& r, std::vector<LazyOrigin>&& origins,
-                        StatesInP&& statesInP) { // with `lock` held
+    void addStage(Program&& r, std::vector<LazyOrigin>&& origins,
+                  StatesInP&& statesInP) { // with `lock_` held
         Stage s;
         s.size = sizeOf(r);
         s.program = std::make_shared<const Program>(std::move(r));
         s.origins = std::make_shared<const std::vector<LazyOrigin>>(std::move(origins));
         s.statesInP = std::make_shared<const StatesInP>(std::move(statesInP));
-        loop.largestStates = std::max(loop.largestStates, s.size.states);
-        loop.largestTransitions = std::max(loop.largestTransitions, s.size.transitions);
-        stages.push_back(std::move(s));
-    };
-    addStage(Program(program), instrument::identityOrigins(program), identityStates(program));
+        loop_.largestStates = std::max(loop_.largestStates, s.size.states);
+        loop_.largestTransitions = std::max(loop_.largestTransitions, s.size.transitions);
+        stages_.push_back(std::move(s));
+    }
 
-    const bool threaded = options.jobs >= 2;
-    const unsigned oracleJobs = threaded ? options.jobs - 1 : 1;
-    // The oracle side's work on stage m: false when it has nothing more to do.
-    auto oracleStep = [&](std::size_t m) -> bool {
-        Stage stage;
-        {
-            const std::lock_guard<std::mutex> held(lock);
-            stage = stages[m - 1];
-            if (m > maxRounds) {
-                end = OracleEnd::Limit;
-                wake.notify_all();
-                return false;
-            }
-        }
-        reach::Options oracleOptions = options;
-        // With its own thread, the goal side's answer stops the oracle.
-        if (threaded) {
-            oracleOptions.stop = options.stop.orWhen(stop);
-        }
-        const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
-            *stage.program, oracleOptions, robustness::WitnessScope::First, oracleJobs);
-        std::ostringstream line;
-        line << "round " << m << ": program " << stage.size.states << " states, "
-             << stage.size.transitions << " transitions; oracle " << oracle.scStates << " states, ";
-        {
-            const std::lock_guard<std::mutex> held(lock);
-            loop.oracleQueries += oracle.scQueries;
-            out.stats.states += oracle.scStates;
-            if (oracle.verdict != robustness::RobustVerdict::NotRobust || stop) {
-                if (oracle.verdict == robustness::RobustVerdict::Robust) {
-                    end = OracleEnd::Robust;
-                    line << "robust";
-                } else {
-                    end = OracleEnd::Unknown;
-                    endReason = "robustness oracle: " + oracle.reason;
-                    line << "undecided (" << oracle.reason << ")";
-                }
-                line << "; " << elapsed() << " s";
-                say(line.str());
-                wake.notify_all();
-                return false;
-            }
-        }
-        const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
-        const std::string tag = "x" + std::to_string(m);
-        std::optional<instrument::Extension> ext;
-        std::optional<Program> next;
-        StatesInP nextInP;
+    // --- the oracle side ---
+
+    // The oracle thread: one oracle step per program, kLookAhead ahead of
+    // the goal side at most.
+    void oracleLoop() {
         try {
-            ext = instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag,
-                                           oracleOptions.stop);
-            next = std::move(ext->program);
-            next->sourceName = program.sourceName + " (extension " + tag + ")";
-            nextInP = statesThroughExtension(*stage.program, *stage.statesInP, ext->copies, *next);
-        } catch (const Stopped& e) {
-            const std::lock_guard<std::mutex> held(lock);
-            end = OracleEnd::Unknown;
-            endReason = std::string("building the extension: ") + e.what();
-            wake.notify_all();
-            return false;
-        }
-        const std::lock_guard<std::mutex> held(lock);
-        if (options.onProgram) {
-            options.onProgram(m + 1, printProgram(*next));
-        }
-        ++loop.extensions;
-        addStage(std::move(*next), std::move(ext->origins), std::move(nextInP));
-        line << "witness from " << oracle.checked << "/" << oracle.attacks
-             << " attacks, extending by " << sigma.size() << " steps; " << elapsed() << " s";
-        say(line.str());
-        wake.notify_all();
-        return true;
-    };
-    auto externalCancel = [&] { return options.stop.cancelled(); };
-
-    if (threaded) {
-        oracleThread.start([&] {
-            try {
-                for (std::size_t m = 1;; ++m) {
-                    {
-                        std::unique_lock<std::mutex> held(lock);
-                        wake.wait(held, [&] { return stop || m <= goalAt + kLookAhead; });
-                        if (stop) {
-                            return;
-                        }
-                    }
-                    if (!oracleStep(m)) {
+            for (std::size_t m = 1;; ++m) {
+                {
+                    std::unique_lock<std::mutex> held(lock_);
+                    wake_.wait(held, [&] { return stop_ || m <= goalAt_ + kLookAhead; });
+                    if (stop_) {
                         return;
                     }
                 }
-            } catch (...) {
-                const std::lock_guard<std::mutex> held(lock);
-                oracleError = std::current_exception();
-                end = OracleEnd::Unknown;
-                wake.notify_all();
+                if (!oracleStep(m)) {
+                    return;
+                }
             }
-        });
+        } catch (...) {
+            const std::lock_guard<std::mutex> held(lock_);
+            oracleError_ = std::current_exception();
+            end_ = OracleEnd::Unknown;
+            wake_.notify_all();
+        }
     }
 
-    auto sc = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
-    for (;;) {
+    // The oracle side's work on stage m: false when it has nothing more to do.
+    bool oracleStep(std::size_t m) {
         Stage stage;
-        std::size_t g = 0;
         {
-            const std::lock_guard<std::mutex> held(lock);
-            // A newer program covers the older ones, but an extension by a
-            // long path can be far bigger (countdown: 27 -> 5978 states)
-            // and its SC check far costlier: skip ahead only to programs
-            // of similar size.
-            const std::size_t next = goalChecked + 1;
-            g = stages.size();
-            while (g > next && stages[g - 1].size.states > 2 * stages[next - 1].size.states) {
-                --g;
-            }
-            goalChecked = g;
-            stage = stages[g - 1];
-            goalAt = g;
-            wake.notify_all();
-        }
-        const Goal rGoal = goalInExtension(goal, *stage.program, *stage.statesInP);
-        const reach::Result scResult = reach::runChecked(*sc, *stage.program, rGoal, options);
-        {
-            const std::lock_guard<std::mutex> held(lock);
-            ++loop.scQueries;
-            out.stats.states += scResult.stats.states;
-            out.stats.transitions += scResult.stats.transitions;
-            std::ostringstream line;
-            line << "goal check on round " << g << ": " << scResult.stats.states << " states in "
-                 << scResult.stats.timeSeconds << " s, "
-                 << (scResult.verdict == reach::Verdict::Reachable     ? "reached"
-                     : scResult.verdict == reach::Verdict::Unreachable ? "not reached"
-                                                                       : "undecided")
-                 << "; " << elapsed() << " s";
-            say(line.str());
-        }
-        if (scResult.verdict == reach::Verdict::Reachable) {
-            stop = true;
-            reach::Trace mapped = originalTrace(program, *stage.origins, *scResult.trace);
-            const reach::ReplayOutcome replay =
-                reach::replayTrace(program, goal, mapped, reach::Recorded::IfGiven);
-            if (!replay.ok) {
-                throw reach::TraceReplayError("the lazy engine's trace (round " +
-                                              std::to_string(g) +
-                                              ") does not replay under TSO: " + replay.error);
-            }
-            out.trace = replay.completed;
-            return finish(reach::Verdict::Reachable, "");
-        }
-        if (scResult.verdict == reach::Verdict::Unknown) {
-            stop = true;
-            return finish(reach::Verdict::Unknown, scResult.reason);
-        }
-        // Not reached on R_g: wait for a newer program or the oracle's end.
-        if (!threaded) {
-            oracleStep(g);
-        }
-        std::unique_lock<std::mutex> held(lock);
-        while (stages.size() == g && end == OracleEnd::Running) {
-            wake.wait_for(held, std::chrono::milliseconds(20));
-            if (externalCancel()) {
-                stop = true;
+            const std::lock_guard<std::mutex> held(lock_);
+            stage = stages_[m - 1];
+            if (m > maxRounds_) {
+                end_ = OracleEnd::Limit;
+                wake_.notify_all();
+                return false;
             }
         }
-        if (oracleError) {
-            std::rethrow_exception(oracleError);
+        reach::Options oracleOptions = options_;
+        // With its own thread, the goal side's answer stops the oracle.
+        if (threaded_) {
+            oracleOptions.stop = options_.stop.orWhen(stop_);
         }
-        if (stages.size() > g) {
-            continue;
+        const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
+            *stage.program, oracleOptions, robustness::WitnessScope::First, oracleJobs_);
+        std::ostringstream line;
+        line << "round " << m << ": program " << stage.size.states << " states, "
+             << stage.size.transitions << " transitions; oracle " << oracle.scStates << " states, ";
+        if (oracleEnded(oracle, line)) {
+            return false;
         }
-        const OracleEnd ended = end;
-        held.unlock();
+        return extend(m, stage, oracle, oracleOptions.stop, line);
+    }
+
+    // Counts the oracle's work; true (and the loop's end recorded) unless
+    // it found a witness that is still wanted.
+    bool oracleEnded(const robustness::RobustnessResult& oracle, std::ostringstream& line) {
+        const std::lock_guard<std::mutex> held(lock_);
+        loop_.oracleQueries += oracle.scQueries;
+        out_.stats.states += oracle.scStates;
+        if (oracle.verdict == robustness::RobustVerdict::NotRobust && !stop_) {
+            return false;
+        }
+        if (oracle.verdict == robustness::RobustVerdict::Robust) {
+            end_ = OracleEnd::Robust;
+            line << "robust";
+        } else {
+            end_ = OracleEnd::Unknown;
+            endReason_ = "robustness oracle: " + oracle.reason;
+            line << "undecided (" << oracle.reason << ")";
+        }
+        line << "; " << elapsed() << " s";
+        say(line.str());
+        wake_.notify_all();
+        return true;
+    }
+
+    // Builds R_{m+1} = R_m ⊕ σ for the oracle's witness σ; false when the
+    // stop condition cut it short.
+    bool extend(std::size_t m, const Stage& stage, const robustness::RobustnessResult& oracle,
+                const StopCondition& stop, std::ostringstream& line) {
+        const std::vector<TransitionId>& sigma = oracle.witnesses.front().path;
+        const std::string tag = "x" + std::to_string(m);
+        std::optional<instrument::Extension> ext;
+        StatesInP nextInP;
+        try {
+            ext = instrument::extendByPath(*stage.program, *stage.origins, sigma, variant_, tag,
+                                           stop);
+            ext->program.sourceName = program_.sourceName + " (extension " + tag + ")";
+            nextInP =
+                statesThroughExtension(*stage.program, *stage.statesInP, ext->copies, ext->program);
+        } catch (const Stopped& e) {
+            const std::lock_guard<std::mutex> held(lock_);
+            end_ = OracleEnd::Unknown;
+            endReason_ = std::string("building the extension: ") + e.what();
+            wake_.notify_all();
+            return false;
+        }
+        const std::lock_guard<std::mutex> held(lock_);
+        if (options_.onProgram) {
+            options_.onProgram(m + 1, printProgram(ext->program));
+        }
+        ++loop_.extensions;
+        addStage(std::move(ext->program), std::move(ext->origins), std::move(nextInP));
+        line << "witness from " << oracle.checked << "/" << oracle.attacks
+             << " attacks, extending by " << sigma.size() << " steps; " << elapsed() << " s";
+        say(line.str());
+        wake_.notify_all();
+        return true;
+    }
+
+    // --- the goal side ---
+
+    // The program whose goal the next check decides, and its round. A newer
+    // program covers the older ones, but an extension by a long path can be
+    // far bigger (countdown: 27 -> 5978 states) and its SC check far
+    // costlier: skip ahead only to programs of similar size.
+    std::pair<Stage, std::size_t> nextGoalStage() {
+        const std::lock_guard<std::mutex> held(lock_);
+        const std::size_t next = goalChecked_ + 1;
+        std::size_t g = stages_.size();
+        while (g > next && stages_[g - 1].size.states > 2 * stages_[next - 1].size.states) {
+            --g;
+        }
+        goalChecked_ = g;
+        goalAt_ = g;
+        wake_.notify_all();
+        return {stages_[g - 1], g};
+    }
+
+    reach::Result checkGoal(reach::Engine& sc, const Stage& stage, std::size_t g) {
+        const Goal rGoal = goalInExtension(goal_, *stage.program, *stage.statesInP);
+        reach::Result r = reach::runChecked(sc, *stage.program, rGoal, options_);
+        const std::lock_guard<std::mutex> held(lock_);
+        ++loop_.scQueries;
+        out_.stats.states += r.stats.states;
+        out_.stats.transitions += r.stats.transitions;
+        std::ostringstream line;
+        line << "goal check on round " << g << ": " << r.stats.states << " states in "
+             << r.stats.timeSeconds << " s, "
+             << (r.verdict == reach::Verdict::Reachable     ? "reached"
+                 : r.verdict == reach::Verdict::Unreachable ? "not reached"
+                                                            : "undecided")
+             << "; " << elapsed() << " s";
+        say(line.str());
+        return r;
+    }
+
+    // The SC trace of R_g as a TSO trace of P, replayed.
+    reach::Result answerReached(const Stage& stage, std::size_t g, const reach::Trace& scTrace) {
+        reach::Trace mapped = originalTrace(program_, *stage.origins, scTrace);
+        const reach::ReplayOutcome replay =
+            reach::replayTrace(program_, goal_, mapped, reach::Recorded::IfGiven);
+        if (!replay.ok) {
+            throw reach::TraceReplayError("the lazy engine's trace (round " + std::to_string(g) +
+                                          ") does not replay under TSO: " + replay.error);
+        }
+        out_.trace = replay.completed;
+        return finish(reach::Verdict::Reachable, "");
+    }
+
+    // Waits until there is a program newer than R_g (nullopt) or the oracle
+    // side has ended (how).
+    std::optional<OracleEnd> awaitOracle(std::size_t g) {
+        std::unique_lock<std::mutex> held(lock_);
+        while (stages_.size() == g && end_ == OracleEnd::Running) {
+            wake_.wait_for(held, std::chrono::milliseconds(20));
+            if (options_.stop.cancelled()) {
+                stop_ = true;
+            }
+        }
+        if (oracleError_) {
+            std::rethrow_exception(oracleError_);
+        }
+        if (stages_.size() > g) {
+            return std::nullopt;
+        }
+        return end_;
+    }
+
+    reach::Result answerAtOracleEnd(OracleEnd ended) {
         switch (ended) {
         case OracleEnd::Robust:
             // Reach_SC(R) = Reach_TSO(R) = Reach_TSO(P) on the original
             // registers, memory and control states (Lemmas 1 and 5).
-            if (hasLock) {
+            if (hasLock()) {
                 return answerByExplicit("explicit engine (locks): ");
             }
             return finish(reach::Verdict::Unreachable, "");
@@ -490,9 +523,9 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
             // engine decides it whenever the buffers it needs stay within
             // --buffer-bound, so it gets the rest of the budget.
             const std::string limit =
-                "no conclusion after " + std::to_string(maxRounds) + " rounds (--max-iterations)";
+                "no conclusion after " + std::to_string(maxRounds_) + " rounds (--max-iterations)";
             {
-                const std::lock_guard<std::mutex> quiet(lock);
+                const std::lock_guard<std::mutex> quiet(lock_);
                 say(limit + "; handing the program to the explicit engine; " +
                     std::to_string(elapsed()) + " s");
             }
@@ -500,12 +533,44 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
         }
         case OracleEnd::Unknown:
             return finish(reach::Verdict::Unknown,
-                          externalCancel() ? std::string("cancelled") : endReason);
+                          options_.stop.cancelled() ? std::string("cancelled") : endReason_);
         case OracleEnd::Running:
             break;
         }
         throw std::logic_error("the lazy loop ended without an answer");
     }
+
+    const Program& program_;
+    const Goal& goal_;
+    const reach::Options& options_;
+    instrument::ExtensionVariant variant_;
+    const Clock::time_point start_ = Clock::now();
+    const std::size_t maxRounds_;
+    const bool threaded_;
+    const unsigned oracleJobs_;
+    reach::Result out_;
+    reach::LoopStats loop_;
+    // Shared by both sides, guarded by `lock_` (with the progress callback).
+    std::mutex lock_;
+    std::condition_variable wake_;
+    std::atomic<bool> stop_{false};
+    std::vector<Stage> stages_;
+    std::size_t goalAt_ = 1; // the stage whose goal check runs (1-based)
+    // The newest program whose goal check ran: the rounds the answer
+    // needed (the oracle thread may have built one more program ahead).
+    std::size_t goalChecked_ = 0;
+    OracleEnd end_ = OracleEnd::Running;
+    std::string endReason_;
+    std::exception_ptr oracleError_;
+    // Last: joined before anything the oracle thread uses goes away.
+    OracleThread oracleThread_;
+};
+
+} // namespace
+
+reach::Result LazyEngine::run(const Program& program, const Goal& goal,
+                              const reach::Options& options) {
+    return LazyLoop(program, goal, options, variant_).run();
 }
 
 } // namespace tsoreach::lazy
