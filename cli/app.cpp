@@ -6,10 +6,10 @@
 #include "report.hpp"
 #include "trace_json.hpp"
 #include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/frontends/registry.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/lang/control_flow.hpp"
-#include "tsoreach/lang/load.hpp"
-#include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/stop.hpp"
 #include "tsoreach/lang/validate.hpp"
@@ -173,7 +173,7 @@ struct ReachArgs {
 
 // What the internal-error message names, filled in as the run proceeds.
 struct Context {
-    InputFormat input = InputFormat::Auto;
+    std::string input{kAutoInputFormat};
     std::string command;
     std::string file;
     std::string model;
@@ -905,13 +905,10 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
         ->check(CLI::IsMember({"terminating", "trencher"}))
         ->capture_default_str();
 
-    std::string inputFormat = "auto";
     for (CLI::App* cmd :
          {reachCmd, robustCmd, replayCmd, fencesCmd, exploreCmd, printCmd, instrumentCmd}) {
-        cmd->add_option("--input-format", inputFormat,
-                        "Language of FILE: rmm (Memorax, docs/rmm.md), tsoreach "
-                        "(docs/language.md), or auto: rmm for *.rmm files")
-            ->check(CLI::IsMember({"auto", "rmm", "tsoreach"}))
+        cmd->add_option("--input-format", ctx.input, inputFormatHelp())
+            ->check(CLI::IsMember(inputFormatNames()))
             ->capture_default_str();
     }
 
@@ -933,7 +930,6 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
         }
         throw UsageError(e.what());
     }
-    ctx.input = *inputFormatFromName(inputFormat);
 
     if (*reachCmd) {
         ctx.command = "reach";

@@ -23,12 +23,12 @@
 // far address), arithmetic on registers is taken % 3, and the loop counter
 // c is bounded by the guards of the loops, the only place it changes.
 
-#include "support/brute_force.hpp"
 #include "goal_lines.hpp"
 #include "properties.hpp"
+#include "support/brute_force.hpp"
 #include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/lang/control_flow.hpp"
-#include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/engine.hpp"
 

@@ -7,10 +7,10 @@
 
 #include "fixed_program.hpp"
 #include "trace_json.hpp"
+#include "tsoreach/frontends/rmm/rmm.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/lang/goal.hpp"
-#include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
-#include "tsoreach/lang/rmm.hpp"
 #include "tsoreach/lang/source.hpp"
 #include "tsoreach/reach/replay.hpp"
 

@@ -21,8 +21,8 @@
 #include "random_program.hpp"
 #include "support/brute_force.hpp"
 #include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/lang/control_flow.hpp"
-#include "tsoreach/lang/parser.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <algorithm>

@@ -5,9 +5,9 @@
 // corpus.
 
 #include "test_util.hpp"
+#include "tsoreach/frontends/rmm/rmm.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/lang/expr.hpp"
-#include "tsoreach/lang/parser.hpp"
-#include "tsoreach/lang/rmm.hpp"
 
 #include <gtest/gtest.h>
 

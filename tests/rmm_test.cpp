@@ -4,8 +4,8 @@
 #include "test_util.hpp"
 
 #include "tsoreach/engines/catalog.hpp"
-#include "tsoreach/lang/load.hpp"
-#include "tsoreach/lang/rmm.hpp"
+#include "tsoreach/frontends/registry.hpp"
+#include "tsoreach/frontends/rmm/rmm.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -312,7 +312,7 @@ TEST(Rmm, EveryCorpusFileTranslatesOrNamesTheUnsupportedConstruct) {
     std::size_t translated = 0;
     for (const auto& f : files) {
         try {
-            LoadedProgram p = loadProgramFile(f.string(), InputFormat::Auto);
+            LoadedProgram p = loadProgramFile(f.string(), kAutoInputFormat);
             ASSERT_TRUE(p.goal.has_value()) << f;
             ++translated;
         } catch (const InputError& e) {

@@ -4,7 +4,7 @@
 
 #include "random_program.hpp"
 #include "support/robustness_oracle.hpp"
-#include "tsoreach/lang/parser.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 
 #include <gtest/gtest.h>
 

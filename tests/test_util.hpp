@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the test suites.
 
-#include "tsoreach/lang/parser.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/reach/model.hpp"
 #include "tsoreach/reach/result.hpp"
 

@@ -10,11 +10,11 @@
 
 #include "test_util.hpp"
 
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/instrument/attack.hpp"
 #include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/instrument/unroll.hpp"
-#include "tsoreach/lang/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 

@@ -1,6 +1,6 @@
 #include "tsoreach/lang/validate.hpp"
 
-#include "tokens.hpp"
+#include "tsoreach/lang/tokens.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>

@@ -1,6 +1,6 @@
-#include "tsoreach/lang/rmm.hpp"
+#include "tsoreach/frontends/rmm/rmm.hpp"
 
-#include "tsoreach/lang/parser.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
 #pragma once
-// What a token of the program text may be, for the parser and for the
-// checks of built programs (checkWellFormed).
+// What a token of the program text may be, for the parser (frontends/
+// tsoreach) and for the checks of built programs (checkWellFormed).
 
 #include <algorithm>
 #include <string_view>

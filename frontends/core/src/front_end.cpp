@@ -1,7 +1,4 @@
-#include "tsoreach/lang/load.hpp"
-
-#include "tsoreach/lang/parser.hpp"
-#include "tsoreach/lang/rmm.hpp"
+#include "tsoreach/frontends/front_end.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -10,19 +7,6 @@
 #include <sstream>
 
 namespace tsoreach {
-
-std::optional<InputFormat> inputFormatFromName(std::string_view name) {
-    if (name == "rmm") {
-        return InputFormat::Rmm;
-    }
-    if (name == "tsoreach") {
-        return InputFormat::Tsoreach;
-    }
-    if (name == "auto") {
-        return InputFormat::Auto;
-    }
-    return std::nullopt;
-}
 
 std::string readProgramText(const std::string& path) {
     std::error_code ec;
@@ -47,19 +31,6 @@ std::string readProgramText(const std::string& path) {
         throw InputError(path, {}, "cannot read file");
     }
     return buf.str();
-}
-
-LoadedProgram loadProgramFile(const std::string& path, InputFormat format) {
-    if (format == InputFormat::Auto) {
-        format = std::filesystem::path(path).extension() == ".rmm" ? InputFormat::Rmm
-                                                                   : InputFormat::Tsoreach;
-    }
-    const std::string text = readProgramText(path);
-    if (format == InputFormat::Rmm) {
-        RmmTranslation t = translateRmm(text, path);
-        return LoadedProgram{std::move(t.program), std::move(t.goal), format, std::move(t.text)};
-    }
-    return LoadedProgram{parseProgram(text, path), std::nullopt, format, {}};
 }
 
 } // namespace tsoreach

@@ -1,8 +1,8 @@
-#include "tsoreach/lang/parser.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 
-#include "tsoreach/lang/load.hpp"
+#include "tsoreach/frontends/front_end.hpp"
 
-#include "tokens.hpp"
+#include "tsoreach/lang/tokens.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,0 +1,57 @@
+#pragma once
+// What every front end gives the layers above: a program, the goal its file
+// declares, and what else it knows about its source. A front end is one row
+// (FrontEnd) in the registry (frontends/registry), which picks it by the file
+// extension or by --input-format.
+
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/source.hpp"
+#include "tsoreach/lang/value.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tsoreach {
+
+// Names of the source that the program model does not keep (memory cells
+// are plain addresses there). Empty when the front end has none.
+struct NameTable {
+    struct Cell {
+        Value address = 0;
+        std::string name; // as the source spells it
+        SourcePos pos;    // its declaration; line 0 when unknown
+    };
+    std::vector<Cell> cells;
+};
+
+struct LoadedProgram {
+    Program program;
+    // The goal the file declares when it is not the program's final states
+    // (a .rmm file's `forbidden` tuples); nullopt otherwise.
+    std::optional<Goal> goal;
+    // A translated file (.rmm) in tsoreach's syntax, with comments on the
+    // memory layout and the goal (what `print` shows); empty when the file
+    // is in tsoreach's syntax already.
+    std::string translation;
+    NameTable names;
+};
+
+// One front end: the name --input-format takes, a few words for the help
+// text, the file extensions it claims (".rmm"), and its load function, which
+// reads `text` (named `sourceName` in messages) and throws InputError with
+// the position of the first error.
+struct FrontEnd {
+    std::string_view name;
+    std::string_view summary;
+    std::vector<std::string_view> extensions;
+    LoadedProgram (*load)(std::string_view text, const std::string& sourceName) = nullptr;
+};
+
+// Reads a whole program file. Throws InputError when it cannot be read
+// (missing, a directory, a device) or is longer than kMaxSourceBytes.
+std::string readProgramText(const std::string& path);
+
+} // namespace tsoreach

@@ -1,0 +1,18 @@
+#include "tsoreach/frontends/rmm/front_end.hpp"
+
+#include "tsoreach/frontends/rmm/rmm.hpp"
+
+namespace tsoreach {
+
+namespace {
+LoadedProgram load(std::string_view text, const std::string& sourceName) {
+    RmmTranslation t = translateRmm(text, sourceName);
+    return LoadedProgram{std::move(t.program), std::move(t.goal), std::move(t.text), {}};
+}
+} // namespace
+
+FrontEnd rmmFrontEnd() {
+    return FrontEnd{"rmm", "Memorax, docs/rmm.md", {".rmm"}, &load};
+}
+
+} // namespace tsoreach

@@ -1,0 +1,19 @@
+#include "tsoreach/frontends/tsoreach/front_end.hpp"
+
+#include "tsoreach/frontends/tsoreach/parser.hpp"
+
+namespace tsoreach {
+
+namespace {
+LoadedProgram load(std::string_view text, const std::string& sourceName) {
+    return LoadedProgram{parseProgram(text, sourceName), std::nullopt, {}, {}};
+}
+} // namespace
+
+FrontEnd tsoreachFrontEnd() {
+    // No extension of its own: the registry gives it every file that no
+    // other front end claims.
+    return FrontEnd{"tsoreach", "docs/language.md", {}, &load};
+}
+
+} // namespace tsoreach

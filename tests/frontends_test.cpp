@@ -1,0 +1,104 @@
+// The front-end registry: which front end reads a file, what --input-format
+// accepts and says, and that loading through it equals calling the front
+// end itself.
+
+#include "test_util.hpp"
+
+#include "tsoreach/frontends/registry.hpp"
+#include "tsoreach/frontends/rmm/rmm.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace tsoreach {
+namespace {
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+constexpr const char* kTsoreach = "thread t initial q final r transition q r write 1 0 end\n";
+constexpr const char* kRmm = "forbidden L\ndata x = 0 : [0:1]\nprocess\ntext\n"
+                             "  write: x := 1;\n  L: nop\n";
+
+TEST(FrontEnds, NamesAreUniqueAndNoneIsAuto) {
+    std::set<std::string_view> names;
+    std::set<std::string_view> extensions;
+    for (const FrontEnd& f : frontEndRegistry()) {
+        EXPECT_TRUE(names.insert(f.name).second) << f.name;
+        EXPECT_NE(f.name, kAutoInputFormat);
+        EXPECT_FALSE(f.summary.empty()) << f.name;
+        EXPECT_NE(f.load, nullptr) << f.name;
+        for (std::string_view e : f.extensions) {
+            EXPECT_EQ(e.front(), '.') << f.name;
+            EXPECT_TRUE(extensions.insert(e).second) << "two front ends claim " << e;
+        }
+        EXPECT_EQ(findFrontEnd(f.name), &f);
+    }
+    EXPECT_EQ(findFrontEnd(kAutoInputFormat), nullptr);
+    EXPECT_EQ(findFrontEnd("c"), nullptr);
+}
+
+TEST(FrontEnds, ExtensionPicksTheFrontEndAndOtherFilesAreTsoreach) {
+    EXPECT_EQ(frontEndForFile("dir/dekker.rmm").name, "rmm");
+    EXPECT_EQ(frontEndForFile("dir/sb.txt").name, "tsoreach");
+    EXPECT_EQ(frontEndForFile("no-extension").name, "tsoreach");
+    EXPECT_EQ(frontEndForFile("upper.RMM").name, "tsoreach"); // as before: case matters
+}
+
+TEST(FrontEnds, InputFormatOptionComesFromTheRows) {
+    const std::vector<std::string> names = inputFormatNames();
+    ASSERT_EQ(names.size(), frontEndRegistry().size() + 1);
+    EXPECT_EQ(names.front(), kAutoInputFormat);
+    const std::string help = inputFormatHelp();
+    for (const FrontEnd& f : frontEndRegistry()) {
+        EXPECT_NE(std::find(names.begin(), names.end(), f.name), names.end()) << f.name;
+        EXPECT_NE(help.find(std::string(f.name) + " (" + std::string(f.summary) + ")"),
+                  std::string::npos)
+            << help;
+    }
+    EXPECT_EQ(help, "Language of FILE: rmm (Memorax, docs/rmm.md), tsoreach (docs/language.md), "
+                    "or auto: rmm for *.rmm files");
+}
+
+TEST(FrontEnds, LoadingGivesWhatTheFrontEndGives) {
+    const std::string txt = writeTemp("frontends_test.txt", kTsoreach);
+    const LoadedProgram p = loadProgramFile(txt, kAutoInputFormat);
+    EXPECT_EQ(p.program, parseProgram(kTsoreach, txt));
+    EXPECT_FALSE(p.goal.has_value());
+    EXPECT_TRUE(p.translation.empty());
+    EXPECT_TRUE(p.names.cells.empty());
+
+    const std::string rmm = writeTemp("frontends_test.rmm", kRmm);
+    const RmmTranslation t = translateRmm(kRmm, rmm);
+    for (std::string_view format : {kAutoInputFormat, std::string_view("rmm")}) {
+        const LoadedProgram r = loadProgramFile(rmm, format);
+        EXPECT_EQ(r.program, t.program);
+        ASSERT_TRUE(r.goal.has_value());
+        EXPECT_EQ(r.translation, t.text);
+    }
+    // --input-format wins over the extension.
+    const std::string rmmAsTxt = writeTemp("frontends_test_rmm.txt", kRmm);
+    EXPECT_EQ(loadProgramFile(rmmAsTxt, "rmm").program, t.program);
+    EXPECT_THROW(loadProgramFile(rmmAsTxt, kAutoInputFormat), InputError);
+}
+
+TEST(FrontEnds, UnknownFormatIsAnInputError) {
+    const std::string txt = writeTemp("frontends_test.txt", kTsoreach);
+    try {
+        loadProgramFile(txt, "litmus");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.message(), "unknown input format 'litmus'");
+    }
+}
+
+} // namespace
+} // namespace tsoreach
