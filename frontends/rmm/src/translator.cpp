@@ -1,0 +1,802 @@
+#include "translator.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace tsoreach::rmm {
+
+namespace {
+
+std::string inDomain(const Domain& d, const std::string& e) {
+    return "&& <= " + std::to_string(d.lo) + " " + e + " <= " + e + " " + std::to_string(d.hi);
+}
+
+// One thread's automaton under construction. States are merged with a
+// union-find where a statement may start at a label's state directly.
+struct ThreadBuilder {
+    struct Edge {
+        std::uint32_t from;
+        std::uint32_t to;
+        std::string instr;
+        SourcePos pos;
+        std::vector<std::string> uses;
+        std::string def;
+    };
+    std::vector<std::uint32_t> parent;
+    std::vector<std::string> label; // label naming the state's class (at the root)
+    std::vector<std::uint8_t> exclusive;
+    std::vector<Edge> edges;
+
+    std::uint32_t fresh() {
+        // The translation is parsed again, under kMaxSourceBytes, so a
+        // thread never gets near 2^32 states; this keeps ids from wrapping
+        // on the way there.
+        if (parent.size() >= kMaxSourceBytes) {
+            throw std::length_error("the translation of a process needs more than 2^31 states");
+        }
+        parent.push_back(static_cast<std::uint32_t>(parent.size()));
+        label.emplace_back();
+        return parent.back();
+    }
+    std::uint32_t find(std::uint32_t s) {
+        while (parent[s] != s) {
+            parent[s] = parent[parent[s]];
+            s = parent[s];
+        }
+        return s;
+    }
+    void edge(std::uint32_t from, std::uint32_t to, std::string instr, SourcePos pos,
+              std::vector<std::string> uses = {}, std::string def = {}) {
+        edges.push_back({from, to, std::move(instr), pos, std::move(uses), std::move(def)});
+    }
+};
+
+class Translator {
+  public:
+    Translator(const Test& test, const std::string& file) : test_(test), file_(file) {}
+
+    std::string run(std::vector<SourcePos>& transitionPos, std::vector<SourcePos>& threadPos) {
+        layout();
+        const std::size_t n = test_.processes.size();
+        checkForbidden();
+        std::string out = header();
+        if (needInit_) {
+            out += initThread(transitionPos);
+            threadPos.push_back(test_.globals.empty() ? test_.processes.front().pos
+                                                      : test_.globals.front().pos);
+        }
+        for (std::size_t p = 0; p < n; ++p) {
+            std::map<std::string, bool> finals;
+            out += process(p, transitionPos, finals);
+            threadPos.push_back(test_.processes[p].pos);
+        }
+        return out;
+    }
+
+    [[nodiscard]] bool hasInitThread() const { return needInit_; }
+
+  private:
+    [[noreturn]] void fail(SourcePos pos, const std::string& msg) const {
+        throw InputError(file_, pos, msg);
+    }
+
+    struct Var {
+        const Decl* decl;
+        std::int64_t addr;
+        std::string shown; // name in the layout comment
+    };
+
+    void layout() {
+        for (const Decl& d : test_.globals) {
+            globals_.push_back({&d, next_++, d.name});
+        }
+        locals_.resize(test_.processes.size());
+        for (std::size_t p = 0; p < test_.processes.size(); ++p) {
+            for (const Decl& d : test_.processes[p].data) {
+                locals_[p].push_back({&d, next_++, d.name + "[" + std::to_string(p) + "]"});
+            }
+        }
+        for (const Var& v : allVars()) {
+            needInit_ = needInit_ || v.decl->any || v.decl->init != 0;
+        }
+        flag_ = next_;
+    }
+
+    std::vector<Var> allVars() const {
+        std::vector<Var> all = globals_;
+        for (const auto& l : locals_) {
+            all.insert(all.end(), l.begin(), l.end());
+        }
+        return all;
+    }
+
+    void checkForbidden() const {
+        for (const auto& tuple : test_.forbidden) {
+            if (tuple.size() != test_.processes.size()) {
+                fail(tuple.front().pos,
+                     "this forbidden tuple names " + std::to_string(tuple.size()) +
+                         " label(s), but the test has " + std::to_string(test_.processes.size()) +
+                         " process(es) (one label or '*' per process, replicated copies "
+                         "included)");
+            }
+        }
+    }
+
+    std::string header() const {
+        std::string h = "# translated from the Memorax test " + file_ + " (see docs/rmm.md)\n";
+        h += "# memory layout:";
+        for (const Var& v : allVars()) {
+            h += " " + std::to_string(v.addr) + "=" + v.shown;
+        }
+        if (needInit_) {
+            h += " " + std::to_string(flag_) + "=(initialised)";
+        }
+        return h + "\n\n";
+    }
+
+    static std::string emitThread(const std::string& name, ThreadBuilder& b, std::uint32_t initial,
+                                  const std::map<std::string, bool>* finals,
+                                  std::vector<SourcePos>& transitionPos) {
+        // Names: a label names its state; other states are q<N>, avoiding labels.
+        std::set<std::string> taken;
+        for (std::uint32_t s = 0; s < b.parent.size(); ++s) {
+            if (b.find(s) == s && !b.label[s].empty()) {
+                taken.insert(b.label[s]);
+            }
+        }
+        std::vector<std::string> names(b.parent.size());
+        std::uint32_t counter = 0;
+        const auto nameOf = [&](std::uint32_t s) -> const std::string& {
+            const std::uint32_t r = b.find(s);
+            if (names[r].empty()) {
+                if (!b.label[r].empty()) {
+                    names[r] = b.label[r];
+                } else {
+                    std::string n;
+                    do {
+                        n = "q" + std::to_string(counter++);
+                    } while (taken.count(n) != 0);
+                    names[r] = n;
+                }
+            }
+            return names[r];
+        };
+        std::string out = "thread " + name + "\ninitial " + nameOf(initial) + "\n";
+        if (finals != nullptr) {
+            for (const auto& [l, isFinal] : *finals) {
+                if (isFinal) {
+                    out += "final " + l + "\n";
+                }
+            }
+        }
+        for (const ThreadBuilder::Edge& e : b.edges) {
+            const std::string& from = nameOf(e.from);
+            out += "transition " + from + " " + nameOf(e.to) + " " + e.instr + "\n";
+            transitionPos.push_back(e.pos);
+        }
+        return out + "end\n\n";
+    }
+
+    // The initial values `d` may take: its constant, or every value of its
+    // finite domain for '*' (at most 256).
+    std::vector<std::int64_t> initialValues(const Decl& d, const std::string& what,
+                                            const char* why) const {
+        if (!d.any) {
+            return {d.init};
+        }
+        if (!d.domain.finite) {
+            fail(d.pos, "initial value '*' of " + what + " ranges over all integers" + why +
+                            "; give it a finite domain ': [LOW:HIGH]'");
+        }
+        if (d.domain.size() > 256) {
+            fail(d.pos, "initial value '*' of " + what + " has more than 256 choices");
+        }
+        std::vector<std::int64_t> out;
+        for (std::uint64_t k = 0; k < d.domain.size(); ++k) {
+            out.push_back(d.domain.value(k));
+        }
+        return out;
+    }
+
+    std::string initThread(std::vector<SourcePos>& transitionPos) const {
+        ThreadBuilder b;
+        const std::uint32_t start = b.fresh();
+        std::uint32_t at = start;
+        for (const Var& v : allVars()) {
+            const Decl& d = *v.decl;
+            if (!d.any && d.init == 0) {
+                continue;
+            }
+            const std::uint32_t next = b.fresh();
+            for (std::int64_t x : initialValues(d, quote(d.name), "")) {
+                b.edge(at, next, "write " + std::to_string(x) + " " + std::to_string(v.addr),
+                       d.pos);
+            }
+            at = next;
+        }
+        // The fence makes every initial value visible before the flag, also under PSO.
+        const std::uint32_t fenced = b.fresh();
+        const SourcePos pos =
+            test_.globals.empty() ? test_.processes.front().pos : test_.globals.front().pos;
+        b.edge(at, fenced, "mfence", pos);
+        const std::uint32_t done = b.fresh();
+        b.edge(fenced, done, "write 1 " + std::to_string(flag_), pos);
+        return emitThread("init", b, start, nullptr, transitionPos);
+    }
+
+    // ---- one process
+
+    struct Ctx {
+        std::size_t pid = 0;
+        const Process* proc = nullptr;
+        ThreadBuilder* b = nullptr;
+        std::map<std::string, std::uint32_t> labelState;
+        std::map<std::string, SourcePos> labelDefined;
+        std::vector<std::pair<std::string, SourcePos>> gotos;
+        // Inside a locked block: a failed check unlocks and stops at the
+        // escape state (made when first needed).
+        bool inLock = false;
+        SourcePos lockPos;
+        std::optional<std::uint32_t> escape;
+        // The current alternative of the locked block has written: a check
+        // failing now could not undo the write, while Memorax's block then
+        // does nothing at all.
+        bool wroteInLock = false;
+    };
+
+    const Decl* reg(Ctx& c, const std::string& name, SourcePos pos) const {
+        for (const Decl& d : c.proc->regs) {
+            if (d.name == name) {
+                return &d;
+            }
+        }
+        fail(pos, "register " + quote(name) + " is not declared in this process's 'registers'");
+    }
+
+    void checkRegs(Ctx& c, const Expr& e) const {
+        for (const auto& [name, pos] : e.regs) {
+            reg(c, name, pos);
+        }
+    }
+
+    static std::vector<std::string> names(const Expr& e) {
+        std::vector<std::string> out;
+        for (const auto& r : e.regs) {
+            out.push_back(r.first);
+        }
+        return out;
+    }
+
+    struct Resolved {
+        std::string addr;              // address expression (prefix)
+        std::vector<std::string> uses; // registers the address reads
+        const Var* var = nullptr;      // the variable, when fixed
+        bool pointer = false;
+    };
+
+    Resolved resolve(Ctx& c, const MemLoc& m) const {
+        Resolved r;
+        using K = MemLoc::Kind;
+        if (m.kind == K::Pointer) {
+            checkRegs(c, m.ptr);
+            if (m.ptr.value) {
+                const std::int64_t i = *m.ptr.value;
+                if (i < 0 || i >= static_cast<std::int64_t>(globals_.size())) {
+                    fail(m.pos, "pointer [" + std::to_string(i) + "] is outside the " +
+                                    std::to_string(globals_.size()) +
+                                    " global variables (pointers reach globals only)");
+                }
+                r.var = &globals_[static_cast<std::size_t>(i)];
+                r.addr = std::to_string(r.var->addr);
+                return r;
+            }
+            if (globals_.empty()) {
+                fail(m.pos, "pointer access, but the test has no global variables");
+            }
+            r.pointer = true;
+            r.addr = m.ptr.prefix;
+            r.uses = names(m.ptr);
+            return r;
+        }
+        if (m.kind == K::Global) {
+            for (const Var& v : globals_) {
+                if (v.decl->name == m.name) {
+                    r.var = &v;
+                    r.addr = std::to_string(v.addr);
+                    return r;
+                }
+            }
+            for (const Decl& d : c.proc->data) {
+                if (d.name == m.name) {
+                    fail(m.pos, quote(m.name) + " is process-local: write " + m.name + "[my] or " +
+                                    m.name + "[N]");
+                }
+            }
+            fail(m.pos, "no global variable " + quote(m.name));
+        }
+        std::size_t owner = c.pid;
+        if (m.kind == K::Other) {
+            // x[N] is the copy of the N-th process other than this one.
+            const auto n = static_cast<std::uint64_t>(m.other);
+            if (n + 1 >= test_.processes.size()) {
+                fail(m.pos, quote(m.name + "[" + std::to_string(m.other) + "]") +
+                                " names no process: the test has " +
+                                std::to_string(test_.processes.size()) +
+                                " processes and [N] counts the others from 0");
+            }
+            owner = n < c.pid ? static_cast<std::size_t>(n) : static_cast<std::size_t>(n + 1);
+        }
+        for (const Var& v : locals_[owner]) {
+            if (v.decl->name == m.name) {
+                r.var = &v;
+                r.addr = std::to_string(v.addr);
+                return r;
+            }
+        }
+        fail(m.pos, "process " + std::to_string(owner) + " has no local variable " + quote(m.name));
+    }
+
+    // The condition that `value` fits the domain of the written location.
+    std::optional<std::string> writeDomainCheck(const Resolved& r, const Expr& value) const {
+        if (r.var != nullptr) {
+            const Domain& d = r.var->decl->domain;
+            if (!d.finite || (value.value && d.contains(*value.value))) {
+                return std::nullopt;
+            }
+            if (value.value) {
+                return std::string("0");
+            }
+            return inDomain(d, value.prefix);
+        }
+        // Through a pointer: the domain of whichever global it names.
+        std::string cond;
+        for (const Var& v : globals_) {
+            const Domain& d = v.decl->domain;
+            if (!d.finite || (value.value && d.contains(*value.value))) {
+                continue;
+            }
+            const std::string one = "|| != " + r.addr + " " + std::to_string(v.addr) + " " +
+                                    (value.value ? std::string("0") : inDomain(d, value.prefix));
+            cond = cond.empty() ? one : "&& " + cond + " " + one;
+        }
+        if (cond.empty()) {
+            return std::nullopt;
+        }
+        return cond;
+    }
+
+    std::string pointerBounds(const Resolved& r) const {
+        return "&& <= 0 " + r.addr + " < " + r.addr + " " + std::to_string(globals_.size());
+    }
+
+    // check cond from -> to; inside a locked block the failing side unlocks.
+    void check(Ctx& c, std::uint32_t from, std::uint32_t to, const std::string& cond, SourcePos pos,
+               const std::vector<std::string>& uses) const {
+        c.b->edge(from, to, "check " + cond, pos, uses);
+        if (c.inLock) {
+            if (c.wroteInLock) {
+                fail(pos, "a statement that can block after a write inside a 'locked' block is "
+                          "not supported: Memorax's block then does nothing, and its write "
+                          "could not be undone (move the checks before the first write)");
+            }
+            if (!c.escape) {
+                c.escape = c.b->fresh();
+                c.b->edge(*c.escape, c.b->fresh(), "unlock", c.lockPos);
+            }
+            c.b->edge(from, *c.escape, "check ! " + cond, pos, uses);
+        }
+    }
+
+    std::vector<std::string> join(std::vector<std::string> a,
+                                  const std::vector<std::string>& b) const {
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+    }
+
+    // Checks that must hold before an access: pointer bounds and, for a
+    // write, the value's domain. Returns the state after them.
+    std::uint32_t preChecks(Ctx& c, std::uint32_t from, const Resolved& r, const Expr* written,
+                            SourcePos pos) const {
+        std::string cond;
+        std::vector<std::string> uses = r.uses;
+        if (r.pointer) {
+            cond = pointerBounds(r);
+        }
+        if (written != nullptr) {
+            if (std::optional<std::string> d = writeDomainCheck(r, *written)) {
+                cond = cond.empty() ? *d : "&& " + cond + " " + *d;
+                uses = join(uses, names(*written));
+            }
+        }
+        if (cond.empty()) {
+            return from;
+        }
+        const std::uint32_t next = c.b->fresh();
+        check(c, from, next, cond, pos, uses);
+        return next;
+    }
+
+    // The domain a read value has: the location's, or the hull of all globals.
+    Domain readDomain(const Resolved& r) const {
+        if (r.var != nullptr) {
+            return r.var->decl->domain;
+        }
+        Domain d;
+        d.finite = true;
+        d.lo = std::numeric_limits<std::int64_t>::max();
+        d.hi = std::numeric_limits<std::int64_t>::min();
+        for (const Var& v : globals_) {
+            if (!v.decl->domain.finite) {
+                return Domain{};
+            }
+            d.lo = std::min(d.lo, v.decl->domain.lo);
+            d.hi = std::max(d.hi, v.decl->domain.hi);
+        }
+        return d;
+    }
+
+    void read(Ctx& c, std::uint32_t from, std::uint32_t to, const Stmt& s) const {
+        const Resolved r = resolve(c, s.loc);
+        std::uint32_t at = preChecks(c, from, r, nullptr, s.pos);
+        if (s.kind == Stmt::Kind::ReadAssign) {
+            const Decl* d = reg(c, s.reg, s.regPos);
+            const bool fits = d->domain.includes(readDomain(r));
+            const std::uint32_t next = fits ? to : c.b->fresh();
+            c.b->edge(at, next, "read " + s.reg + " " + r.addr, s.pos, r.uses, s.reg);
+            if (!fits) {
+                check(c, next, to, inDomain(d->domain, s.reg), s.pos, {s.reg});
+            }
+            return;
+        }
+        checkRegs(c, s.e1);
+        const std::uint32_t next = c.b->fresh();
+        c.b->edge(at, next, "read _t " + r.addr, s.pos, r.uses, "_t");
+        check(c, next, to, "== _t " + s.e1.prefix, s.pos, join({"_t"}, names(s.e1)));
+    }
+
+    // A write inside a held lock (or a plain one): `write VALUE ADDR`.
+    void write(Ctx& c, std::uint32_t from, std::uint32_t to, const Resolved& r, const Expr& value,
+               SourcePos pos) const {
+        c.b->edge(from, to, "write " + value.prefix + " " + r.addr, pos,
+                  join(r.uses, names(value)));
+        c.wroteInLock = c.inLock;
+    }
+
+    // Takes the lock unless already inside a locked block; `body` runs with
+    // the lock held from its first argument to its second.
+    template <class Body>
+    void locked(Ctx& c, std::uint32_t from, std::uint32_t to, SourcePos pos, Body body) const {
+        if (c.inLock) {
+            body(from, to);
+            return;
+        }
+        const std::uint32_t held = c.b->fresh();
+        const std::uint32_t release = c.b->fresh();
+        c.b->edge(from, held, "lock", pos);
+        c.inLock = true;
+        c.lockPos = pos;
+        c.wroteInLock = false;
+        body(held, release);
+        c.inLock = false;
+        c.escape.reset();
+        c.wroteInLock = false;
+        c.b->edge(release, to, "unlock", pos);
+    }
+
+    static bool writesMemory(const std::vector<Stmt>& list) {
+        using K = Stmt::Kind;
+        for (const Stmt& s : list) {
+            if (s.kind == K::Write || s.kind == K::LockedWrite || s.kind == K::SyncWrite ||
+                s.kind == K::Cas) {
+                return true;
+            }
+            for (const auto& part : s.parts) {
+                if (writesMemory(part)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    void checkLockedBody(const std::vector<Stmt>& list) const {
+        using K = Stmt::Kind;
+        for (const Stmt& s : list) {
+            if (!s.label.empty()) {
+                fail(s.labelPos, "a label inside a 'locked' block (Memorax forbids it too)");
+            }
+            switch (s.kind) {
+            case K::If:
+            case K::While:
+            case K::Goto:
+            case K::Either:
+            case K::Fence:
+                fail(s.pos, "this statement is not allowed inside a 'locked' block (only nop, "
+                            "assignments, assume, reads, writes, cas and nested locked blocks)");
+            default:
+                break;
+            }
+            for (const auto& part : s.parts) {
+                checkLockedBody(part);
+            }
+        }
+    }
+
+    void seq(Ctx& c, const std::vector<Stmt>& list, std::uint32_t from, std::uint32_t to,
+             bool exclusive) {
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::uint32_t exit = i + 1 == list.size() ? to : c.b->fresh();
+            stmt(c, list[i], from, exit, exclusive);
+            from = exit;
+            exclusive = true;
+        }
+    }
+
+    std::uint32_t labelState(Ctx& c, const std::string& l) {
+        auto it = c.labelState.find(l);
+        if (it != c.labelState.end()) {
+            return it->second;
+        }
+        const std::uint32_t s = c.b->fresh();
+        c.b->label[s] = l;
+        c.labelState.emplace(l, s);
+        return s;
+    }
+
+    // `exclusive`: no other statement starts at `from`, so a label may name
+    // it and a loop may return to it.
+    void stmt(Ctx& c, const Stmt& s, std::uint32_t from, std::uint32_t to, bool exclusive) {
+        ThreadBuilder& b = *c.b;
+        if (!s.label.empty()) {
+            if (c.labelDefined.count(s.label) != 0) {
+                fail(s.labelPos, "label " + quote(s.label) + " is defined twice in this process");
+            }
+            c.labelDefined.emplace(s.label, s.labelPos);
+            const std::uint32_t l = labelState(c, s.label);
+            const std::uint32_t root = b.find(from);
+            if (exclusive && b.label[root].empty()) {
+                b.parent[root] = b.find(l);
+            } else {
+                b.edge(from, l, "noop", s.labelPos);
+            }
+            from = l;
+            exclusive = true;
+        }
+        using K = Stmt::Kind;
+        switch (s.kind) {
+        case K::Nop:
+            b.edge(from, to, "noop", s.pos);
+            break;
+        case K::Fence:
+            b.edge(from, to, "mfence", s.pos);
+            break;
+        case K::Assign: {
+            checkRegs(c, s.e1);
+            const Decl* d = reg(c, s.reg, s.regPos);
+            std::uint32_t at = from;
+            if (d->domain.finite && !(s.e1.value && d->domain.contains(*s.e1.value))) {
+                at = b.fresh();
+                check(c, from, at, s.e1.value ? std::string("0") : inDomain(d->domain, s.e1.prefix),
+                      s.pos, names(s.e1));
+            }
+            b.edge(at, to, "local " + s.reg + " " + s.e1.prefix, s.pos, names(s.e1), s.reg);
+            break;
+        }
+        case K::Assume:
+            checkRegs(c, s.e1);
+            check(c, from, to, s.e1.prefix, s.pos, names(s.e1));
+            break;
+        case K::ReadAssign:
+        case K::ReadAssert:
+            read(c, from, to, s);
+            break;
+        case K::Write: {
+            checkRegs(c, s.e1);
+            const Resolved r = resolve(c, s.loc);
+            write(c, preChecks(c, from, r, &s.e1, s.pos), to, r, s.e1, s.pos);
+            break;
+        }
+        case K::LockedWrite:
+        case K::SyncWrite: {
+            checkRegs(c, s.e1);
+            const Resolved r = resolve(c, s.loc);
+            const std::uint32_t at = preChecks(c, from, r, &s.e1, s.pos);
+            locked(c, at, to, s.pos,
+                   [&](std::uint32_t f, std::uint32_t t) { write(c, f, t, r, s.e1, s.pos); });
+            break;
+        }
+        case K::Cas: {
+            checkRegs(c, s.e1);
+            checkRegs(c, s.e2);
+            const Resolved r = resolve(c, s.loc);
+            const std::uint32_t at = preChecks(c, from, r, &s.e2, s.pos);
+            locked(c, at, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
+                const std::uint32_t got = b.fresh();
+                const std::uint32_t same = b.fresh();
+                b.edge(f, got, "read _t " + r.addr, s.pos, r.uses, "_t");
+                check(c, got, same, "== _t " + s.e1.prefix, s.pos, join({"_t"}, names(s.e1)));
+                write(c, same, t, r, s.e2, s.pos);
+            });
+            break;
+        }
+        case K::Locked: {
+            for (const auto& alt : s.parts) {
+                checkLockedBody(alt);
+            }
+            bool writes = false;
+            for (const auto& alt : s.parts) {
+                writes = writes || writesMemory(alt);
+            }
+            if (!writes && !c.inLock) {
+                fail(s.pos, "a 'locked' block without a write is not supported: Memorax runs it "
+                            "atomically without draining the store buffer, and tsoreach's lock "
+                            "drains it");
+            }
+            locked(c, from, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
+                const bool wrote = c.wroteInLock;
+                bool anyWrote = wrote;
+                for (const auto& alt : s.parts) {
+                    c.wroteInLock = wrote;
+                    seq(c, alt, f, t, false);
+                    anyWrote = anyWrote || c.wroteInLock;
+                }
+                c.wroteInLock = anyWrote;
+            });
+            break;
+        }
+        case K::If: {
+            checkRegs(c, s.e1);
+            const std::uint32_t thenAt = b.fresh();
+            check(c, from, thenAt, s.e1.prefix, s.pos, names(s.e1));
+            seq(c, s.parts[0], thenAt, to, true);
+            if (s.parts.size() > 1) {
+                const std::uint32_t elseAt = b.fresh();
+                check(c, from, elseAt, "! " + s.e1.prefix, s.pos, names(s.e1));
+                seq(c, s.parts[1], elseAt, to, true);
+            } else {
+                check(c, from, to, "! " + s.e1.prefix, s.pos, names(s.e1));
+            }
+            break;
+        }
+        case K::While: {
+            checkRegs(c, s.e1);
+            std::uint32_t head = from;
+            if (!exclusive) {
+                head = b.fresh();
+                b.edge(from, head, "noop", s.pos);
+            }
+            const std::uint32_t body = b.fresh();
+            check(c, head, body, s.e1.prefix, s.pos, names(s.e1));
+            seq(c, s.parts[0], body, head, true);
+            check(c, head, to, "! " + s.e1.prefix, s.pos, names(s.e1));
+            break;
+        }
+        case K::Goto: {
+            c.gotos.emplace_back(s.target, s.pos);
+            const std::uint32_t target = labelState(c, s.target);
+            const std::uint32_t root = b.find(from);
+            if (exclusive && b.label[root].empty() && root != b.find(target)) {
+                b.parent[root] = b.find(target);
+            } else {
+                b.edge(from, target, "noop", s.pos);
+            }
+            break;
+        }
+        case K::Either:
+            for (const auto& alt : s.parts) {
+                seq(c, alt, from, to, false);
+            }
+            break;
+        case K::Block:
+            seq(c, s.parts[0], from, to, exclusive);
+            break;
+        }
+    }
+
+    // Registers possibly read before written from each state.
+    static std::vector<std::set<std::string>> liveness(ThreadBuilder& b) {
+        std::vector<std::set<std::string>> live(b.parent.size());
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (const ThreadBuilder::Edge& e : b.edges) {
+                std::set<std::string>& in = live[b.find(e.from)];
+                const std::size_t before = in.size();
+                in.insert(e.uses.begin(), e.uses.end());
+                for (const std::string& r : live[b.find(e.to)]) {
+                    if (r != e.def) {
+                        in.insert(r);
+                    }
+                }
+                changed = changed || in.size() != before;
+            }
+        }
+        return live;
+    }
+
+    std::string process(std::size_t pid, std::vector<SourcePos>& transitionPos,
+                        std::map<std::string, bool>& finals) {
+        const Process& proc = test_.processes[pid];
+        ThreadBuilder b;
+        Ctx c;
+        c.pid = pid;
+        c.proc = &proc;
+        c.b = &b;
+        const std::uint32_t body = b.fresh();
+        const std::uint32_t halt = b.fresh();
+        seq(c, proc.text, body, halt, true);
+        for (const auto& [target, pos] : c.gotos) {
+            if (c.labelDefined.count(target) == 0) {
+                fail(pos, "no label " + quote(target) + " in this process");
+            }
+        }
+        // The prelude: initial register values that matter, then waiting
+        // for the initial memory values.
+        const std::vector<std::set<std::string>> live = liveness(b);
+        const std::set<std::string>& liveIn = live[b.find(body)];
+        const std::uint32_t start = b.fresh();
+        std::uint32_t at = start;
+        std::vector<ThreadBuilder::Edge> prelude;
+        const auto add = [&](std::uint32_t to, std::string instr, SourcePos pos) {
+            prelude.push_back({at, to, std::move(instr), pos, {}, {}});
+        };
+        for (const Decl& d : proc.regs) {
+            if (liveIn.count(d.name) == 0 || (!d.any && d.init == 0)) {
+                continue;
+            }
+            const std::uint32_t next = b.fresh();
+            for (std::int64_t x : initialValues(d, "register " + quote(d.name),
+                                                " and the register may be read before it is "
+                                                "written")) {
+                add(next, "local " + d.name + " " + std::to_string(x), d.pos);
+            }
+            at = next;
+        }
+        if (needInit_) {
+            const std::uint32_t got = b.fresh();
+            add(got, "read _t " + std::to_string(flag_), proc.pos);
+            at = got;
+            add(body, "check == _t 1", proc.pos);
+        } else {
+            // The last prelude state is where the body starts.
+            b.parent[b.find(at)] = b.find(body);
+        }
+        b.edges.insert(b.edges.begin(), prelude.begin(), prelude.end());
+        if (test_.forbidden.size() == 1) {
+            const Tok& l = test_.forbidden[0][pid];
+            if (l.text != "*") {
+                finals[l.text] = true;
+            }
+        }
+        for (const auto& tuple : test_.forbidden) {
+            const Tok& l = tuple[pid];
+            if (l.text != "*" && c.labelDefined.count(l.text) == 0) {
+                fail(l.pos, "process " + std::to_string(pid) + " has no label " + quote(l.text));
+            }
+        }
+        return emitThread("p" + std::to_string(pid), b, start, &finals, transitionPos);
+    }
+
+    const Test& test_;
+    const std::string& file_;
+    std::vector<Var> globals_;
+    std::vector<std::vector<Var>> locals_;
+    std::int64_t next_ = 0;
+    std::int64_t flag_ = 0;
+    bool needInit_ = false;
+};
+
+} // namespace
+
+TranslatedText translateTest(const Test& test, const std::string& file) {
+    Translator tr(test, file);
+    TranslatedText out;
+    out.text = tr.run(out.transitionPos, out.threadPos);
+    out.hasInitThread = tr.hasInitThread();
+    return out;
+}
+
+} // namespace tsoreach::rmm
