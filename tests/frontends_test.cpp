@@ -90,6 +90,23 @@ TEST(FrontEnds, LoadingGivesWhatTheFrontEndGives) {
     EXPECT_THROW(loadProgramFile(rmmAsTxt, kAutoInputFormat), InputError);
 }
 
+TEST(FrontEnds, RmmNamesItsMemoryCellsAsTheLayoutCommentDoes) {
+    const std::string text = "forbidden L *\ndata x = 0 : [0:1]\n  turn = 1 : [0:1]\n"
+                             "process\ndata y = 0 : [0:1]\ntext\n  L: write: y[my] := 1\n"
+                             "process\ndata y = 0 : [0:1]\ntext\n  write: x := 1\n";
+    const std::string path = writeTemp("frontends_test_names.rmm", text);
+    const LoadedProgram p = loadProgramFile(path, kAutoInputFormat);
+    std::string shown;
+    for (const NameTable::Cell& c : p.names.cells) {
+        shown += " " + std::to_string(c.address) + "=" + c.name + "@" + std::to_string(c.pos.line) +
+                 ":" + std::to_string(c.pos.col);
+    }
+    EXPECT_EQ(shown, " 0=x@2:6 1=turn@3:3 2=y[0]@5:6 3=y[1]@9:6");
+    EXPECT_NE(p.translation.find("# memory layout: 0=x 1=turn 2=y[0] 3=y[1] 4=(initialised)\n"),
+              std::string::npos)
+        << p.translation;
+}
+
 TEST(FrontEnds, UnknownFormatIsAnInputError) {
     const std::string txt = writeTemp("frontends_test.txt", kTsoreach);
     try {

@@ -7,7 +7,8 @@ namespace tsoreach {
 namespace {
 LoadedProgram load(std::string_view text, const std::string& sourceName) {
     RmmTranslation t = translateRmm(text, sourceName);
-    return LoadedProgram{std::move(t.program), std::move(t.goal), std::move(t.text), {}};
+    return LoadedProgram{std::move(t.program), std::move(t.goal), std::move(t.text),
+                         std::move(t.names)};
 }
 } // namespace
 

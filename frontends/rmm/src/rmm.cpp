@@ -82,7 +82,8 @@ RmmTranslation translateRmm(std::string_view text, const std::string& sourceName
     }
     Program program = withSourcePositions(parseProgram(t.text, sourceName), t);
     Goal goal = forbiddenGoal(test, program, t.hasInitThread);
-    return RmmTranslation{std::move(program), std::move(goal), std::move(t.text)};
+    return RmmTranslation{std::move(program), std::move(goal), std::move(t.text),
+                          std::move(t.names)};
 }
 
 } // namespace tsoreach

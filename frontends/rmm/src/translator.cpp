@@ -78,6 +78,16 @@ class Translator {
 
     [[nodiscard]] bool hasInitThread() const { return needInit_; }
 
+    // The memory layout (after run): each declared cell with the name the
+    // layout comment shows and its declaration.
+    [[nodiscard]] std::vector<NameTable::Cell> cells() const {
+        std::vector<NameTable::Cell> out;
+        for (const Var& v : allVars()) {
+            out.push_back({v.addr, v.shown, v.decl->pos});
+        }
+        return out;
+    }
+
   private:
     [[noreturn]] void fail(SourcePos pos, const std::string& msg) const {
         throw InputError(file_, pos, msg);
@@ -796,6 +806,7 @@ TranslatedText translateTest(const Test& test, const std::string& file) {
     TranslatedText out;
     out.text = tr.run(out.transitionPos, out.threadPos);
     out.hasInitThread = tr.hasInitThread();
+    out.names.cells = tr.cells();
     return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "syntax.hpp"
 
+#include "tsoreach/frontends/front_end.hpp"
 #include "tsoreach/lang/source.hpp"
 
 #include <string>
@@ -22,6 +23,9 @@ struct TranslatedText {
     // Whether the first thread is the one that initialises memory (then
     // the processes' threads start at 1).
     bool hasInitThread = false;
+    // The declared memory cells: `x` at its address, a process-local `y` of
+    // process p as `y[p]`.
+    NameTable names;
 };
 
 // Throws InputError at what cannot be translated exactly.

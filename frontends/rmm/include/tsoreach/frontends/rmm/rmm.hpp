@@ -5,6 +5,7 @@
 // program. docs/rmm.md documents the translation of each construct; what
 // cannot be translated exactly is an InputError at its position.
 
+#include "tsoreach/frontends/front_end.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 
@@ -21,6 +22,9 @@ struct RmmTranslation {
     Goal goal;
     // The program in tsoreach's syntax (what `tsoreach print` shows).
     std::string text;
+    // The declared memory cells (`x`, a process-local `y` of process p as
+    // `y[p]`) with their declarations, as the layout comment lists them.
+    NameTable names;
 };
 
 // Translates the .rmm test `text`; `sourceName` names it in messages.
