@@ -99,6 +99,26 @@ std::string Catalog::engineHelp(Task t) const {
     return out;
 }
 
+std::vector<Catalog::OfferedOption> Catalog::optionsFor(Task t) const {
+    std::vector<OfferedOption> out;
+    for (const EngineEntry& e : entries_) {
+        for (const EngineOption& o : e.options) {
+            if (std::find(o.tasks.begin(), o.tasks.end(), t) == o.tasks.end()) {
+                continue;
+            }
+            auto same = std::find_if(out.begin(), out.end(), [&](const OfferedOption& x) {
+                return x.option->flag == o.flag;
+            });
+            if (same == out.end()) {
+                out.push_back({&o, {e.name}});
+            } else {
+                same->engines.push_back(e.name);
+            }
+        }
+    }
+    return out;
+}
+
 std::unique_ptr<reach::Engine> Catalog::makeReach(std::string_view engineName,
                                                   MemoryModel m) const {
     return find(Task::Reach, engineName, m).makeReach(m);

@@ -9,9 +9,64 @@
 #include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/reach/rf.hpp"
 
+#include <cerrno>
+#include <fstream>
+#include <string>
+#include <system_error>
+
 namespace tsoreach::engines {
 
 namespace {
+
+using Kind = EngineOption::Kind;
+
+std::size_t count(const std::string& v) {
+    return static_cast<std::size_t>(std::stoull(v)); // checked by the command line
+}
+
+EngineOption unrollOption(std::vector<Task> tasks) {
+    return {"--unroll",
+            "cyclic programs: at most K back edges per thread (only a positive answer, "
+            "reachable or not robust, is then conclusive)",
+            Kind::Count,
+            std::move(tasks),
+            {},
+            {},
+            [](Settings& s, const std::string& v) { s.options.unroll = count(v); }};
+}
+
+// --por and --live: the explicit search's reductions, also in the attacks'
+// SC checks.
+std::vector<EngineOption> reductionOptions(Task t) {
+    return {{"--por",
+             "partial-order reduction of SC searches (ample sets; preserves reachability)",
+             Kind::Switch,
+             {t},
+             {},
+             "on",
+             [](Settings& s, const std::string& v) { s.options.partialOrder = v == "on"; }},
+            {"--live",
+             "live-register reduction: dead registers are stored as 0",
+             Kind::Switch,
+             {t},
+             {},
+             "on",
+             [](Settings& s, const std::string& v) { s.options.liveRegisters = v == "on"; }}};
+}
+
+// --save-programs DIR: each extended program as DIR/round-K.txt.
+void saveProgramsTo(Settings& s, const std::string& dir) {
+    s.options.onProgram = [dir](std::size_t round, const std::string& text) {
+        const std::string path = dir + "/round-" + std::to_string(round) + ".txt";
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+        if (!out) {
+            // The user's directory, not a bug: the command line says so, exit 2.
+            throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(),
+                                    "cannot write " + path + " (--save-programs)");
+        }
+    };
+}
 
 constexpr MemoryModel SC = MemoryModel::SC;
 constexpr MemoryModel TSO = MemoryModel::TSO;
@@ -26,6 +81,22 @@ EngineEntry lazyRow() {
         return std::make_unique<lazy::LazyEngine>(instrument::ExtensionVariant::Terminating);
     };
     e.weakOnCycles = true;
+    e.reportsProgress = true;
+    e.options = {
+        {"--max-iterations",
+         "rounds before 'unknown' (default " + std::to_string(lazy::kDefaultMaxIterations) + ")",
+         Kind::Count,
+         {Task::Reach},
+         {},
+         {},
+         [](Settings& s, const std::string& v) { s.options.maxIterations = count(v); }},
+        {"--save-programs",
+         "write each extended program to DIR/round-K.txt (K >= 2)",
+         Kind::Directory,
+         {Task::Reach},
+         {},
+         {},
+         saveProgramsTo}};
     return e;
 }
 
@@ -35,6 +106,18 @@ EngineEntry explicitRow() {
     e.description = "explicit-state search over the operational semantics (--search dfs|bfs)";
     e.reachModels = {SC, TSO, PSO};
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::ExplicitEngine>(m); };
+    e.options = reductionOptions(Task::Reach);
+    e.options.insert(
+        e.options.begin(),
+        {"--buffer-bound",
+         "TSO/PSO: at most K buffered stores per thread that has a control-flow cycle "
+         "(acyclic threads are never capped); if the cap blocks a store, 'unreachable' "
+         "becomes 'unknown'",
+         Kind::Count,
+         {Task::Reach},
+         {},
+         "4",
+         [](Settings& s, const std::string& v) { s.options.bufferBound = count(v); }});
     return e;
 }
 
@@ -43,10 +126,33 @@ EngineEntry attacksRow() {
     e.name = "attacks";
     e.description = "robustness against TSO by attacks, each an SC reachability check (paper 004)";
     e.robustnessModels = {TSO};
-    e.checkRobustness = [](const Program& p, MemoryModel, const RobustnessRequest& r) {
+    e.checkRobustness = [](const Program& p, MemoryModel, const Settings& r) {
         return RobustnessOutcome(
             robustness::checkTsoRobustness(p, r.options, r.scope, r.options.jobs, r.attackSearch));
     };
+    e.options = reductionOptions(Task::Robustness);
+    e.options.push_back(
+        {"--all",
+         "list every feasible attack, not just the first",
+         Kind::Flag,
+         {Task::Robustness},
+         {},
+         {},
+         [](Settings& s, const std::string&) { s.scope = robustness::WitnessScope::All; }});
+    e.options.push_back(
+        {"--search",
+         "search order of each attack's SC check: dfs finds deep witnesses fast, bfs shallow "
+         "ones even in infinite state spaces; auto: dfs up to " +
+             std::to_string(robustness::kAutoDfsStates) + " states, then bfs",
+         Kind::Choice,
+         {Task::Robustness},
+         {"auto", "dfs", "bfs"},
+         "auto",
+         [](Settings& s, const std::string& v) {
+             s.attackSearch = v == "dfs"   ? robustness::AttackSearch::Dfs
+                              : v == "bfs" ? robustness::AttackSearch::Bfs
+                                           : robustness::AttackSearch::Auto;
+         }});
     return e;
 }
 
@@ -59,7 +165,7 @@ EngineEntry dporRow() {
     e.robustnessModels = {TSO, PSO};
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::DporEngine>(m); };
     e.explore = reach::dporExplore;
-    e.checkRobustness = [](const Program& p, MemoryModel m, const RobustnessRequest& r) {
+    e.checkRobustness = [](const Program& p, MemoryModel m, const Settings& r) {
         // Only the limits and the loop bound apply to an exploration.
         reach::Options limits;
         limits.stop = r.options.stop;
@@ -68,6 +174,7 @@ EngineEntry dporRow() {
         return RobustnessOutcome(robustness::robustnessByExploration(p, m, limits));
     };
     e.unsupported = [](const Program& p, MemoryModel m) { return reach::dporUnsupported(p, m); };
+    e.options = {unrollOption({Task::Reach, Task::Explore, Task::Robustness})};
     return e;
 }
 
@@ -82,6 +189,7 @@ EngineEntry rfRow() {
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::RfEngine>(m); };
     e.explore = reach::rfExplore;
     e.unsupported = [](const Program& p, MemoryModel) { return reach::rfUnsupported(p); };
+    e.options = {unrollOption({Task::Reach, Task::Explore})};
     return e;
 }
 

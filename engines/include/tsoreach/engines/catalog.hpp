@@ -32,11 +32,35 @@ enum class Task {
     Robustness, // robust: is every execution sequentially consistent?
 };
 
-// What `robust` asks of a robustness engine; each uses what applies to it.
-struct RobustnessRequest {
-    reach::Options options; // limits, reductions, jobs, unroll
+// What a command asks of an engine besides the program: the search options
+// every engine reads (limits, jobs, search order, progress) and the settings
+// of particular engines (EngineOption); each engine uses what applies to it.
+struct Settings {
+    reach::Options options;
+    // Robustness by attacks: which feasible attacks, and how each searches.
     robustness::WitnessScope scope = robustness::WitnessScope::First;
     robustness::AttackSearch attackSearch = robustness::AttackSearch::Auto;
+};
+
+// A setting that belongs to an engine, declared with its row: the command
+// line offers it on the subcommands of its tasks, with this help, and hands
+// the given value to `apply` (an option not given leaves the defaults of
+// Settings).
+struct EngineOption {
+    enum class Kind {
+        Count,     // an integer >= 1
+        Switch,    // on or off
+        Flag,      // no value ("" is passed)
+        Choice,    // one of `choices`
+        Directory, // an existing directory
+    };
+    std::string flag; // "--max-iterations"
+    std::string help; // without the engine's name: the command line adds it
+    Kind kind = Kind::Count;
+    std::vector<Task> tasks;
+    std::vector<std::string> choices; // Choice
+    std::string defaultValue;         // shown in the help; empty: none
+    std::function<void(Settings&, const std::string&)> apply;
 };
 
 // A robustness answer: by attacks (with one witness per feasible attack) or
@@ -48,7 +72,7 @@ using ReachFactory = std::function<std::unique_ptr<reach::Engine>(MemoryModel)>;
 using ExploreFunction =
     std::function<reach::ExploreResult(const Program&, MemoryModel, const reach::ExploreOptions&)>;
 using RobustnessFunction =
-    std::function<RobustnessOutcome(const Program&, MemoryModel, const RobustnessRequest&)>;
+    std::function<RobustnessOutcome(const Program&, MemoryModel, const Settings&)>;
 
 // One row of the catalog.
 struct EngineEntry {
@@ -68,6 +92,10 @@ struct EngineEntry {
     // (the lazy loop needs a robust extension); `fences --target safety`
     // then prefers the next engine.
     bool weakOnCycles = false;
+    // Whether it reports progress through Options::progress (--progress).
+    bool reportsProgress = false;
+    // Its own settings, for the subcommands of their tasks.
+    std::vector<EngineOption> options;
 
     [[nodiscard]] std::span<const MemoryModel> models(Task t) const;
     [[nodiscard]] bool does(Task t, MemoryModel m) const;
@@ -96,6 +124,13 @@ class Catalog {
     [[nodiscard]] std::vector<std::string> names(Task t) const;
     // For --engine's help: the engines of each model, preferred first.
     [[nodiscard]] std::string engineHelp(Task t) const;
+    // The engine options of the rows that do `t`, each flag once (the first
+    // row's declaration), with the names of the rows that take it.
+    struct OfferedOption {
+        const EngineOption* option;
+        std::vector<std::string_view> engines;
+    };
+    [[nodiscard]] std::vector<OfferedOption> optionsFor(Task t) const;
     // A reach engine (the CLI's --engine); throws reach::EngineUnavailable.
     [[nodiscard]] std::unique_ptr<reach::Engine> makeReach(std::string_view name,
                                                            MemoryModel m) const;

@@ -1,0 +1,178 @@
+// tsoreach fences: a minimum set of fences that makes the program robust or
+// its goal unreachable. Exit 0 a verified set (possibly empty), 10 no set
+// helps, 3 unknown.
+
+#include "command.hpp"
+#include "report.hpp"
+#include "tsoreach/frontends/registry.hpp"
+#include "tsoreach/lang/control_flow.hpp"
+
+#include <chrono>
+#include <fstream>
+
+namespace tsoreach::cli {
+namespace {
+
+int fenceExit(robustness::FenceOutcome o) {
+    switch (o) {
+    case robustness::FenceOutcome::Found:
+        return exitHolds;
+    case robustness::FenceOutcome::Impossible:
+        return exitViolated;
+    case robustness::FenceOutcome::Unknown:
+        return exitUnknown;
+    }
+    return exitInternal;
+}
+
+// The lazy loop rarely proves a cyclic program safe unless it is robust, and
+// proving the fenced program safe is the last step of every synthesis:
+// cyclic programs default to the preferred engine not weak on cycles.
+const engines::EngineEntry& safetyEngine(const engines::Catalog& catalog, const std::string& name,
+                                         const Program& program, reach::MemoryModel model) {
+    if (name.empty() && hasControlCycle(program)) {
+        for (const engines::EngineEntry* e : catalog.enginesFor(engines::Task::Reach, model)) {
+            if (!e->weakOnCycles) {
+                return *e;
+            }
+        }
+    }
+    return findEngine(catalog, engines::Task::Reach, name, model);
+}
+
+class FencesCommand final : public Command {
+  public:
+    explicit FencesCommand(const engines::Catalog& catalog) : catalog_(catalog) {}
+
+    CLI::App* declare(CLI::App& app) override {
+        CLI::App* cmd = app.add_subcommand(
+            "fences", "Find a minimum set of fences that makes the program robust or its goal "
+                      "unreachable");
+        cmd->footer("Exit codes: 0 a verified fence set was found (possibly empty), 10 no "
+                    "fence set helps (the goal is reachable under SC), 3 unknown, 2 usage or "
+                    "input error, 1 internal error.");
+        cmd->add_option("FILE", file_, "Program file")->required();
+        cmd->add_option("--target", target_,
+                        "robustness: every TSO execution becomes SC; safety: the goal becomes "
+                        "unreachable")
+            ->check(CLI::IsMember({"robustness", "safety"}))
+            ->required();
+        addModelOption(cmd, model_, catalog_, engines::Task::Reach,
+                       "Memory model (robustness: tso only)");
+        addEngineOption(cmd, engine_, catalog_, engines::Task::Reach,
+                        "Safety: the engine that checks each fenced program; cyclic programs "
+                        "skip engines weak on cycles");
+        cmd->add_option("--goal", goals_,
+                        "Safety: goal THREAD=STATE[,...] (default: final states); several: any "
+                        "of them");
+        cmd->add_option("--apply", apply_, "Write the fenced program to OUT");
+        cmd->add_option("--cost", cost_,
+                        "uniform: minimise the number of fences; loops: a fence on a "
+                        "control-flow cycle costs 10, others 1")
+            ->check(CLI::IsMember({"uniform", "loops"}))
+            ->capture_default_str();
+        cmd->add_option("--max-rounds", maxRounds_,
+                        "Refinement rounds (check, add constraints, re-solve) before 'unknown'")
+            ->check(positiveInteger)
+            ->capture_default_str();
+        addCommonOptions(cmd, common_,
+                         {"per check", "Statistics are part of every fences report; accepted "
+                                       "for uniformity"});
+        engineOptions_.declare(cmd, catalog_, engines::Task::Reach);
+        return cmd;
+    }
+
+    [[nodiscard]] const std::string& file() const override { return file_; }
+
+    int run(Context& ctx) override {
+        ctx.model = model_;
+        robustness::FenceOptions options;
+        options.search = commonOptions(common_);
+        LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const Program& program = input.program;
+        const reach::MemoryModel model = *reach::memoryModelFromName(model_);
+        engines::Settings settings;
+        settings.options = options.search;
+        engineOptions_.apply(settings);
+        options.search = settings.options;
+        options.jobs = options.search.jobs;
+        options.cost =
+            cost_ == "loops" ? robustness::FenceCost::Loops : robustness::FenceCost::Uniform;
+        options.maxRounds = maxRounds_;
+        const auto start = std::chrono::steady_clock::now();
+        const robustness::FenceResult r = target_ == "robustness"
+                                              ? robustnessFences(program, model, ctx, options)
+                                              : safetyFences(input, model, ctx, options);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!apply_.empty() && r.outcome == robustness::FenceOutcome::Found) {
+            writeFenced(r);
+        }
+        const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
+        emit(common_.json ? fencesJson(program, info, r) : fencesText(program, info, r));
+        return fenceExit(r.outcome);
+    }
+
+  private:
+    robustness::FenceResult robustnessFences(const Program& program, reach::MemoryModel model,
+                                             Context& ctx,
+                                             const robustness::FenceOptions& options) {
+        if (model != reach::MemoryModel::TSO) {
+            throw UsageError("--target robustness supports --model tso only: the PSO robustness "
+                             "check (robust --model pso) does not yield the attacks the fence "
+                             "synthesis needs yet (use --target safety --model pso)");
+        }
+        if (!goals_.empty() || !engine_.empty()) {
+            throw UsageError("--goal and --engine apply to --target safety only");
+        }
+        const engines::EngineEntry& engine =
+            findEngine(catalog_, engines::Task::Robustness, "", model);
+        ctx.engine = std::string(engine.name);
+        noteProgress(common_, engine);
+        return robustness::robustnessFences(program, options);
+    }
+
+    robustness::FenceResult safetyFences(const LoadedProgram& input, reach::MemoryModel model,
+                                         Context& ctx, const robustness::FenceOptions& options) {
+        if (reach::modelInfo(model).buffers == reach::BufferKind::None) {
+            throw UsageError("--target safety needs --model tso or pso: under SC fences "
+                             "change nothing");
+        }
+        const engines::EngineEntry& entry = safetyEngine(catalog_, engine_, input.program, model);
+        std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
+        ctx.engine = std::string(engine->name());
+        const Goal goal = chooseGoal(input.program, goals_, file_, input.goal);
+        noteProgress(common_, entry);
+        return robustness::safetyFences(input.program, goal, *engine, options);
+    }
+
+    void writeFenced(const robustness::FenceResult& r) const {
+        std::ofstream out(apply_, std::ios::binary);
+        out << "# " << file_ << " with " << r.fences.size() << " fence(s) for " << target_
+            << " under " << model_ << " (tsoreach fences)\n"
+            << r.fencedText;
+        if (!out.flush()) {
+            throw UsageError("cannot write " + apply_ + " (--apply)");
+        }
+    }
+
+    const engines::Catalog& catalog_;
+    std::string file_;
+    std::string target_;
+    std::string model_{reach::name(reach::kDefaultModel)};
+    std::string engine_; // empty: see safetyEngine
+    std::vector<std::string> goals_;
+    std::string apply_; // output file; empty: none
+    std::string cost_ = "uniform";
+    std::size_t maxRounds_ = 64;
+    CommonArgs common_;
+    EngineOptionArgs engineOptions_;
+};
+
+} // namespace
+
+std::unique_ptr<Command> fencesCommand(const engines::Catalog& catalog) {
+    return std::make_unique<FencesCommand>(catalog);
+}
+
+} // namespace tsoreach::cli

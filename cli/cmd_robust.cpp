@@ -1,0 +1,134 @@
+// tsoreach robust: is every execution sequentially consistent? Exit 0
+// robust, 10 not robust (with a witness), 3 unknown.
+
+#include "command.hpp"
+#include "report.hpp"
+#include "tsoreach/frontends/registry.hpp"
+#include "tsoreach/instrument/attack.hpp"
+#include "tsoreach/lang/printer.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <variant>
+
+namespace tsoreach::cli {
+namespace {
+
+int robustExit(robustness::RobustVerdict v) {
+    switch (v) {
+    case robustness::RobustVerdict::Robust:
+        return exitHolds;
+    case robustness::RobustVerdict::NotRobust:
+        return exitViolated;
+    case robustness::RobustVerdict::Unknown:
+        break;
+    }
+    return exitUnknown;
+}
+
+// --print-attack N: the instrumented SC program of one attack.
+int printAttack(const Program& program, std::size_t n) {
+    const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(program);
+    if (n > attacks.size()) {
+        throw UsageError("--print-attack " + std::to_string(n) + ": the program has " +
+                         std::to_string(attacks.size()) + " attacks");
+    }
+    try {
+        const instrument::AttackProgram ap = instrument::attackProgram(program, attacks[n - 1]);
+        emit(printProgram(ap.program));
+    } catch (const instrument::UnsupportedProgram& e) {
+        throw UsageError(e.what());
+    }
+    return exitHolds;
+}
+
+// --dot FILE: a witness's happens-before graph.
+void writeDot(const std::string& path, const Program& program, const robustness::HbGraph& graph,
+              const std::vector<robustness::HbArc>& cycle) {
+    std::ofstream dot(path, std::ios::binary);
+    dot << robustness::toDot(program, graph, cycle);
+    if (!dot.flush()) {
+        throw UsageError("cannot write " + path);
+    }
+}
+
+class RobustCommand final : public Command {
+  public:
+    explicit RobustCommand(const engines::Catalog& catalog) : catalog_(catalog) {}
+
+    CLI::App* declare(CLI::App& app) override {
+        CLI::App* cmd = app.add_subcommand(
+            "robust", "Decide whether every TSO execution is sequentially consistent");
+        cmd->footer("Exit codes: 0 robust, 10 not robust (a witness is printed), 3 unknown, "
+                    "2 usage or input error, 1 internal error.");
+        cmd->add_option("FILE", file_, "Program file")->required();
+        addModelOption(cmd, model_, catalog_, engines::Task::Robustness, "Memory model");
+        addEngineOption(cmd, engine_, catalog_, engines::Task::Robustness, "Engine");
+        cmd->add_option("--dot", dot_,
+                        "Write the first witness's happens-before graph to FILE (DOT, cycle "
+                        "in red)");
+        cmd->add_option("--print-attack", printAttack_,
+                        "Print the instrumented SC program of the N-th attack (1-based) and exit")
+            ->check(positiveInteger);
+        addCommonOptions(cmd, common_,
+                         {"per attack's SC search; dpor: the whole exploration, one per event",
+                          "Statistics are part of every robust report; accepted for uniformity"});
+        engineOptions_.declare(cmd, catalog_, engines::Task::Robustness);
+        return cmd;
+    }
+
+    [[nodiscard]] const std::string& file() const override { return file_; }
+
+    int run(Context& ctx) override {
+        ctx.model = model_;
+        const reach::MemoryModel model = *reach::memoryModelFromName(model_);
+        const engines::EngineEntry& engine =
+            findEngine(catalog_, engines::Task::Robustness, engine_, model);
+        ctx.engine = std::string(engine.name);
+        engines::Settings settings;
+        settings.options = commonOptions(common_);
+        const Program program = loadProgramFile(file_, ctx.input).program;
+        if (printAttack_ != 0) {
+            return printAttack(program, printAttack_);
+        }
+        noteProgress(common_, engine);
+        engineOptions_.apply(settings);
+        const auto start = std::chrono::steady_clock::now();
+        const engines::RobustnessOutcome outcome = engine.checkRobustness(program, model, settings);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (const auto* r = std::get_if<robustness::RobustnessResult>(&outcome)) {
+            if (!dot_.empty() && !r->witnesses.empty()) {
+                writeDot(dot_, program, r->witnesses.front().graph, r->witnesses.front().cycle);
+            }
+            emit(common_.json ? robustJson(program, file_, *r, seconds)
+                              : robustText(program, *r, seconds));
+            return robustExit(r->verdict);
+        }
+        const auto& r = std::get<robustness::ExploredRobustness>(outcome);
+        if (!dot_.empty() && r.verdict == robustness::RobustVerdict::NotRobust) {
+            writeDot(dot_, program, r.graph, r.cycle);
+        }
+        emit(common_.json ? exploredRobustJson(program, file_, model_, ctx.engine, r)
+                          : exploredRobustText(program, model_, ctx.engine, r));
+        return robustExit(r.verdict);
+    }
+
+  private:
+    const engines::Catalog& catalog_;
+    std::string file_;
+    std::string model_{reach::name(reach::kDefaultModel)};
+    std::string engine_; // empty: the preferred one for the model
+    std::string dot_;
+    std::size_t printAttack_ = 0; // 1-based; 0: none
+    CommonArgs common_;
+    EngineOptionArgs engineOptions_;
+};
+
+} // namespace
+
+std::unique_ptr<Command> robustCommand(const engines::Catalog& catalog) {
+    return std::make_unique<RobustCommand>(catalog);
+}
+
+} // namespace tsoreach::cli

@@ -1,0 +1,226 @@
+#include "command.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <system_error>
+#include <thread>
+#include <unistd.h>
+
+namespace tsoreach::cli {
+
+const char* const exitCodeHelp = R"(Exit codes:
+  0   the property holds (goal unreachable)
+  10  the property is violated (goal reachable; a checked trace is printed)
+  3   unknown: a limit (--max-states, --timeout, --max-memory) stopped the search
+  2   usage or input error (FILE:LINE:COL: error: ...)
+  1   internal error (a bug: please report it with the input file))";
+
+namespace {
+
+// CLI11's range checks print the full double range; say it plainly instead.
+// An integer in [low, 2^64-1], said plainly when it is not.
+std::string checkInteger(const std::string& v, std::uint64_t low) {
+    std::uint64_t n = 0;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || ptr != v.data() + v.size()) {
+        return "expected an integer >= " + std::to_string(low) + ", got '" + v + "'";
+    }
+    if (ec == std::errc::result_out_of_range) {
+        return "'" + v + "' is out of range (at most 18446744073709551615)";
+    }
+    if (ec != std::errc() || n < low) {
+        return "expected an integer >= " + std::to_string(low) + ", got '" + v + "'";
+    }
+    return {};
+}
+
+// Without --max-memory a search stops at 80% of the memory available when
+// it starts (MemAvailable: free memory plus what the kernel can reclaim; the
+// resident size is measured as the search runs), so a search too large for
+// the machine answers `unknown` instead of being killed; --max-memory 0
+// lifts the limit.
+std::uint64_t memoryLimitMb(std::uint64_t given) {
+    if (given != CommonArgs::kMemoryUnset) {
+        return given;
+    }
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kb = 0;
+    std::string unit;
+    while (meminfo >> key >> kb >> unit) {
+        if (key == "MemAvailable:") {
+            return std::max<std::uint64_t>(64, kb / 1024 * 8 / 10);
+        }
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) {
+        return 0;
+    }
+    const double mb =
+        static_cast<double>(pages) * static_cast<double>(pageSize) / (1024.0 * 1024.0);
+    return static_cast<std::uint64_t>(mb * 0.8);
+}
+
+constexpr const char* kMemoryHelp = " (default: 80% of the memory available at start; 0: no limit)";
+
+} // namespace
+
+const CLI::Validator nonNegativeInteger([](std::string& v) { return checkInteger(v, 0); }, "N>=0");
+const CLI::Validator nonNegativeNumber(
+    [](std::string& v) {
+        char* end = nullptr;
+        double d = std::strtod(v.c_str(), &end);
+        bool ok = !v.empty() && end == v.c_str() + v.size() && d >= 0 && std::isfinite(d);
+        return ok ? std::string() : "expected a non-negative number of seconds, got '" + v + "'";
+    },
+    "S>=0");
+const CLI::Validator positiveInteger([](std::string& v) { return checkInteger(v, 1); }, "K>=1");
+
+void emit(const std::string& text) {
+    std::cout << text;
+    std::cout.flush();
+    if (!std::cout) {
+        throw std::system_error(errno, std::generic_category(), "cannot write to standard output");
+    }
+}
+
+Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
+                const std::string& file, const std::optional<Goal>& declared) {
+    if (!goals.empty()) {
+        try {
+            return parseGoalSpecs(program, goals);
+        } catch (const GoalSpecError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (declared) {
+        return *declared;
+    }
+    std::optional<Goal> goal = defaultGoal(program);
+    if (!goal) {
+        throw InputError(file, program.threads.front().pos,
+                         "no thread declares a 'final' state, so the program has no goal; "
+                         "name one with --goal THREAD=STATE");
+    }
+    return *goal;
+}
+
+void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help) {
+    cmd->add_flag("--json", a.json, "Print one JSON object (docs/json.md)");
+    cmd->add_flag("--stats", a.stats, help.stats);
+    cmd->add_flag("--progress", a.progress,
+                  "Lines on stderr as the search proceeds, from engines that report progress "
+                  "(the lazy engine: one per round); others say that they report none");
+    cmd->add_option("--max-states", a.maxStates,
+                    "Stop with 'unknown' beyond N states (" + help.maxStates + "; 0: no limit)")
+        ->check(nonNegativeInteger);
+    cmd->add_option("--timeout", a.timeout,
+                    "Stop with 'unknown' after S seconds for the whole command (0: no limit)")
+        ->check(nonNegativeNumber);
+    cmd->add_option("--max-memory", a.maxMemory,
+                    std::string("Stop with 'unknown' beyond MB of memory (the whole process)") +
+                        kMemoryHelp)
+        ->check(nonNegativeInteger);
+    cmd->add_option("--jobs", a.jobs,
+                    "Threads for engines that run independent searches: the lazy engine's "
+                    "oracle, the attacks of robust and fences (default: cores; answers do not "
+                    "depend on it)")
+        ->check(positiveInteger);
+}
+
+reach::Options commonOptions(const CommonArgs& a) {
+    reach::Options o;
+    o.stop.setTimeout(a.timeout);
+    o.stop.setMemoryLimitMb(memoryLimitMb(a.maxMemory));
+    o.maxStates = a.maxStates;
+    o.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
+    if (a.progress) {
+        o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+    }
+    return o;
+}
+
+void noteProgress(const CommonArgs& a, const engines::EngineEntry& engine) {
+    if (a.progress && !engine.reportsProgress) {
+        std::cerr << "progress: engine '" << engine.name << "' reports none\n";
+    }
+}
+
+void addModelOption(CLI::App* cmd, std::string& model, const engines::Catalog& catalog,
+                    engines::Task task, const std::string& help) {
+    std::vector<std::string> choices;
+    for (reach::MemoryModel m : catalog.models(task)) {
+        choices.emplace_back(reach::name(m));
+    }
+    cmd->add_option("--model", model, help)->check(CLI::IsMember(choices))->capture_default_str();
+}
+
+void addEngineOption(CLI::App* cmd, std::string& engine, const engines::Catalog& catalog,
+                     engines::Task task, const std::string& what) {
+    // No choice check here: the catalog says why an engine does not fit
+    // (no such engine, another task, another model).
+    cmd->add_option("--engine", engine,
+                    what + " (default: the first listed for the model): " +
+                        catalog.engineHelp(task));
+}
+
+const engines::EngineEntry& findEngine(const engines::Catalog& catalog, engines::Task task,
+                                       const std::string& name, reach::MemoryModel model) {
+    try {
+        return catalog.find(task, name, model);
+    } catch (const reach::EngineUnavailable& e) {
+        throw UsageError(e.what());
+    }
+}
+
+void EngineOptionArgs::declare(CLI::App* cmd, const engines::Catalog& catalog, engines::Task task) {
+    using Kind = engines::EngineOption::Kind;
+    for (const engines::Catalog::OfferedOption& offered : catalog.optionsFor(task)) {
+        const engines::EngineOption& o = *offered.option;
+        std::string who;
+        for (std::string_view e : offered.engines) {
+            who += std::string(who.empty() ? "" : ", ") + std::string(e);
+        }
+        const std::string help = who + ": " + o.help;
+        std::string& value = values_[o.flag];
+        value = o.defaultValue;
+        CLI::Option* opt = o.kind == Kind::Flag ? cmd->add_flag(o.flag, help)
+                                                : cmd->add_option(o.flag, value, help);
+        switch (o.kind) {
+        case Kind::Count:
+            opt->check(positiveInteger);
+            break;
+        case Kind::Switch:
+            opt->check(CLI::IsMember({"on", "off"}));
+            break;
+        case Kind::Choice:
+            opt->check(CLI::IsMember(o.choices));
+            break;
+        case Kind::Directory:
+            opt->check(CLI::ExistingDirectory);
+            break;
+        case Kind::Flag:
+            break;
+        }
+        if (!o.defaultValue.empty()) {
+            opt->capture_default_str();
+        }
+        declared_.push_back({&o, opt});
+    }
+}
+
+void EngineOptionArgs::apply(engines::Settings& settings) const {
+    for (const Declared& d : declared_) {
+        if (d.cli->count() != 0) {
+            d.option->apply(settings, values_.at(d.option->flag));
+        }
+    }
+}
+
+} // namespace tsoreach::cli

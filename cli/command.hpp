@@ -1,0 +1,137 @@
+#pragma once
+// What the subcommands of the command line share: exit codes, errors, the
+// options every searching subcommand has (declared once here), the options
+// engines declare in their catalog rows, and the Command interface each
+// subcommand implements (one file per subcommand: cmd_*.cpp).
+
+#include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/lang/stop.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tsoreach::cli {
+
+// Exit codes (also in --help and README.md).
+constexpr int exitHolds = 0;     // unreachable / robust
+constexpr int exitInternal = 1;  // a bug in tsoreach
+constexpr int exitInput = 2;     // usage or input error
+constexpr int exitUnknown = 3;   // a bound, limit or timeout stopped the search
+constexpr int exitViolated = 10; // reachable / not robust
+
+extern const char* const exitCodeHelp;
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// What the internal-error message names, filled in as the run proceeds.
+struct Context {
+    std::string input; // --input-format
+    std::string command;
+    std::string file;
+    std::string model;
+    std::string engine;
+};
+
+extern const CLI::Validator nonNegativeInteger;
+extern const CLI::Validator nonNegativeNumber;
+extern const CLI::Validator positiveInteger;
+
+// Writes `text` to stdout; a failed write is an error, not a silent loss.
+void emit(const std::string& text);
+
+// The goal of --goal options, else the declared goal, else the program's
+// final states.
+Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
+                const std::string& file, const std::optional<Goal>& declared);
+
+// What every searching subcommand (reach, robust, fences, explore) takes,
+// declared once: the limits, threads, output form, statistics, progress.
+struct CommonArgs {
+    static constexpr std::uint64_t kMemoryUnset = ~std::uint64_t{0};
+    std::uint64_t maxStates = 0;
+    double timeout = 0;
+    std::uint64_t maxMemory = kMemoryUnset;
+    unsigned jobs = 0; // 0: the number of cores
+    bool json = false;
+    bool stats = false;
+    bool progress = false;
+};
+
+// How the common options read on one subcommand.
+struct CommonHelp {
+    std::string maxStates; // what a state is for this subcommand
+    std::string stats;     // what --stats adds
+};
+
+void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help);
+
+// The search options the common ones give: the command's stop condition
+// (made once, where the command starts: its deadline and memory limit hold
+// for every search and static pass of the command), the state limit, jobs
+// and the progress printer.
+reach::Options commonOptions(const CommonArgs& a);
+// With --progress, says on stderr when the chosen engine reports none.
+void noteProgress(const CommonArgs& a, const engines::EngineEntry& engine);
+
+// --model with the models of `task`, and --engine with its engines.
+void addModelOption(CLI::App* cmd, std::string& model, const engines::Catalog& catalog,
+                    engines::Task task, const std::string& help);
+void addEngineOption(CLI::App* cmd, std::string& engine, const engines::Catalog& catalog,
+                     engines::Task task, const std::string& what);
+
+// The catalog's engine for a task, a model and --engine (empty: the
+// preferred one); a missing one is a usage error.
+const engines::EngineEntry& findEngine(const engines::Catalog& catalog, engines::Task task,
+                                       const std::string& name, reach::MemoryModel model);
+
+// The options that engines declare in their catalog rows, for one task.
+class EngineOptionArgs {
+  public:
+    void declare(CLI::App* cmd, const engines::Catalog& catalog, engines::Task task);
+    // Hands every option given on the command line to its row.
+    void apply(engines::Settings& settings) const;
+
+  private:
+    struct Declared {
+        const engines::EngineOption* option;
+        CLI::Option* cli;
+    };
+    std::vector<Declared> declared_;
+    std::map<std::string, std::string> values_; // by flag; stable addresses for CLI11
+};
+
+// One subcommand.
+class Command {
+  public:
+    Command() = default;
+    Command(const Command&) = delete;
+    Command& operator=(const Command&) = delete;
+    virtual ~Command() = default;
+    // Declares the subcommand and its options.
+    virtual CLI::App* declare(CLI::App& app) = 0;
+    // The program file it reads.
+    [[nodiscard]] virtual const std::string& file() const = 0;
+    // Runs it; returns the exit code.
+    virtual int run(Context& ctx) = 0;
+};
+
+std::unique_ptr<Command> reachCommand(const engines::Catalog& catalog);
+std::unique_ptr<Command> robustCommand(const engines::Catalog& catalog);
+std::unique_ptr<Command> fencesCommand(const engines::Catalog& catalog);
+std::unique_ptr<Command> exploreCommand(const engines::Catalog& catalog);
+std::unique_ptr<Command> replayCommand();
+std::unique_ptr<Command> printCommand();
+std::unique_ptr<Command> instrumentCommand();
+
+} // namespace tsoreach::cli
