@@ -25,9 +25,10 @@ class ExploreCommand final : public Command {
         cmd->add_flag("--print-traces", printTraces_,
                       "Print every complete or blocked execution (small programs)");
         addCommonOptions(cmd, common_,
-                         {"dpor: one per event executed; rf: one per maximal execution explored",
+                         {stateUnits(catalog_, engines::Task::Explore),
                           "Statistics are part of every explore report; accepted for "
-                          "uniformity"});
+                          "uniformity",
+                          progressEngines(catalog_)});
         engineOptions_.declare(cmd, catalog_, engines::Task::Explore);
         return cmd;
     }
@@ -65,7 +66,7 @@ class ExploreCommand final : public Command {
         }
         const reach::ExploreResult r = engine.explore(program, model, o);
         const ExploreInfo info{file_, model, ctx.engine};
-        emit(common_.json ? exploreJson(info, r) : exploreText(info, r, traces));
+        emit(*outputFormat(common_.json)->explore({info, r, traces}));
         return r.complete ? exitHolds : exitUnknown;
     }
 

@@ -76,8 +76,10 @@ class FencesCommand final : public Command {
             ->check(positiveInteger)
             ->capture_default_str();
         addCommonOptions(cmd, common_,
-                         {"per check", "Statistics are part of every fences report; accepted "
-                                       "for uniformity"});
+                         {stateUnits(catalog_, engines::Task::Reach),
+                          "Statistics are part of every fences report; accepted "
+                          "for uniformity",
+                          progressEngines(catalog_)});
         engineOptions_.declare(cmd, catalog_, engines::Task::Reach);
         return cmd;
     }
@@ -109,7 +111,7 @@ class FencesCommand final : public Command {
             writeFenced(r);
         }
         const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
-        emit(common_.json ? fencesJson(program, info, r) : fencesText(program, info, r));
+        emit(*outputFormat(common_.json)->fences({program, info, r}));
         return fenceExit(r.outcome);
     }
 
@@ -117,7 +119,7 @@ class FencesCommand final : public Command {
     robustness::FenceResult robustnessFences(const Program& program, reach::MemoryModel model,
                                              Context& ctx,
                                              const robustness::FenceOptions& options) {
-        if (model != reach::MemoryModel::TSO) {
+        if (model != robustness::kRobustnessFencesModel) {
             throw UsageError("--target robustness supports --model tso only: the PSO robustness "
                              "check (robust --model pso) does not yield the attacks the fence "
                              "synthesis needs yet (use --target safety --model pso)");

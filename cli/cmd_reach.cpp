@@ -61,8 +61,8 @@ class ReachCommand final : public Command {
             ->check(CLI::IsMember({"dfs", "bfs"}))
             ->capture_default_str();
         addCommonOptions(cmd, common_,
-                         {"dpor: one per event executed; rf: one per maximal execution",
-                          "Print statistics after the verdict"});
+                         {stateUnits(catalog_, engines::Task::Reach),
+                          "Print statistics after the verdict", progressEngines(catalog_)});
         engineOptions_.declare(cmd, catalog_, engines::Task::Reach);
         return cmd;
     }
@@ -100,8 +100,7 @@ class ReachCommand final : public Command {
         } else {
             result = reach::runChecked(*engine, program, goal, info.options);
         }
-        emit(common_.json ? jsonReport(program, goal, info, result)
-                          : textReport(program, goal, info, result, common_.stats));
+        emit(*outputFormat(common_.json)->reach({program, goal, info, result, common_.stats}));
         return verdictExit(result.verdict);
     }
 

@@ -42,14 +42,17 @@ int printAttack(const Program& program, std::size_t n) {
     return exitHolds;
 }
 
-// --dot FILE: a witness's happens-before graph.
-void writeDot(const std::string& path, const Program& program, const robustness::HbGraph& graph,
-              const std::vector<robustness::HbArc>& cycle) {
-    std::ofstream dot(path, std::ios::binary);
-    dot << robustness::toDot(program, graph, cycle);
-    if (!dot.flush()) {
+// --dot FILE.
+void writeFile(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out.flush()) {
         throw UsageError("cannot write " + path);
     }
+}
+
+robustness::RobustVerdict verdictOf(const engines::RobustnessOutcome& outcome) {
+    return std::visit([](const auto& r) { return r.verdict; }, outcome);
 }
 
 class RobustCommand final : public Command {
@@ -71,8 +74,9 @@ class RobustCommand final : public Command {
                         "Print the instrumented SC program of the N-th attack (1-based) and exit")
             ->check(positiveInteger);
         addCommonOptions(cmd, common_,
-                         {"per attack's SC search; dpor: the whole exploration, one per event",
-                          "Statistics are part of every robust report; accepted for uniformity"});
+                         {stateUnits(catalog_, engines::Task::Robustness),
+                          "Statistics are part of every robust report; accepted for uniformity",
+                          progressEngines(catalog_)});
         engineOptions_.declare(cmd, catalog_, engines::Task::Robustness);
         return cmd;
     }
@@ -97,21 +101,14 @@ class RobustCommand final : public Command {
         const engines::RobustnessOutcome outcome = engine.checkRobustness(program, model, settings);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (const auto* r = std::get_if<robustness::RobustnessResult>(&outcome)) {
-            if (!dot_.empty() && !r->witnesses.empty()) {
-                writeDot(dot_, program, r->witnesses.front().graph, r->witnesses.front().cycle);
+        const RobustReport report{program, file_, model_, ctx.engine, outcome, seconds};
+        if (!dot_.empty()) {
+            if (const std::optional<std::string> graph = dotFormat()->robust(report)) {
+                writeFile(dot_, *graph);
             }
-            emit(common_.json ? robustJson(program, file_, *r, seconds)
-                              : robustText(program, *r, seconds));
-            return robustExit(r->verdict);
         }
-        const auto& r = std::get<robustness::ExploredRobustness>(outcome);
-        if (!dot_.empty() && r.verdict == robustness::RobustVerdict::NotRobust) {
-            writeDot(dot_, program, r.graph, r.cycle);
-        }
-        emit(common_.json ? exploredRobustJson(program, file_, model_, ctx.engine, r)
-                          : exploredRobustText(program, model_, ctx.engine, r));
-        return robustExit(r.verdict);
+        emit(*outputFormat(common_.json)->robust(report));
+        return robustExit(verdictOf(outcome));
     }
 
   private:

@@ -53,15 +53,8 @@ class ReplayCommand final : public Command {
         const Goal goal = chooseGoal(program, goals_, file_, input.goal);
         const reach::ReplayOutcome outcome =
             reach::replayTrace(program, goal, loaded.trace, reach::Recorded::IfGiven);
-        if (json_) {
-            emit(replayJson(file_, traceFile_, model, goal, program, loaded.trace, outcome));
-        } else if (outcome.ok) {
-            emit("valid: the trace replays under " + std::string(reach::name(model)) +
-                 " and the goal (" + goal.describe(program) + ") holds after step " +
-                 std::to_string(loaded.trace.goalStep) + "\n");
-        } else {
-            emit("invalid: " + outcome.error + "\n");
-        }
+        emit(*outputFormat(json_)->replay(
+            {file_, traceFile_, model, goal, program, loaded.trace, outcome}));
         return outcome.ok ? exitHolds : exitViolated;
     }
 

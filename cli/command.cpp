@@ -111,12 +111,33 @@ Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
     return *goal;
 }
 
+std::string stateUnits(const engines::Catalog& catalog, engines::Task task) {
+    std::string out = "stored states";
+    for (const engines::EngineEntry& e : catalog.entries()) {
+        if (!e.stateUnit.empty() && !e.models(task).empty()) {
+            out += "; " + std::string(e.name) + ": " + std::string(e.stateUnit);
+        }
+    }
+    return out;
+}
+
+std::string progressEngines(const engines::Catalog& catalog) {
+    std::string out;
+    for (const engines::EngineEntry& e : catalog.entries()) {
+        if (e.reportsProgress) {
+            out += std::string(out.empty() ? "" : ", ") + std::string(e.name);
+        }
+    }
+    return out.empty() ? "none" : out;
+}
+
 void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help) {
     cmd->add_flag("--json", a.json, "Print one JSON object (docs/json.md)");
     cmd->add_flag("--stats", a.stats, help.stats);
     cmd->add_flag("--progress", a.progress,
-                  "Lines on stderr as the search proceeds, from engines that report progress "
-                  "(the lazy engine: one per round); others say that they report none");
+                  "Lines on stderr as the search proceeds, from the engines that report "
+                  "progress (" +
+                      help.progressEngines + "); the others say that they report none");
     cmd->add_option("--max-states", a.maxStates,
                     "Stop with 'unknown' beyond N states (" + help.maxStates + "; 0: no limit)")
         ->check(nonNegativeInteger);
@@ -128,9 +149,8 @@ void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help) {
                         kMemoryHelp)
         ->check(nonNegativeInteger);
     cmd->add_option("--jobs", a.jobs,
-                    "Threads for engines that run independent searches: the lazy engine's "
-                    "oracle, the attacks of robust and fences (default: cores; answers do not "
-                    "depend on it)")
+                    "Threads for engines that run independent searches (default: cores; answers "
+                    "do not depend on it)")
         ->check(positiveInteger);
 }
 
@@ -166,8 +186,8 @@ void addEngineOption(CLI::App* cmd, std::string& engine, const engines::Catalog&
     // No choice check here: the catalog says why an engine does not fit
     // (no such engine, another task, another model).
     cmd->add_option("--engine", engine,
-                    what + " (default: the first listed for the model): " +
-                        catalog.engineHelp(task));
+                    what +
+                        " (default: the first listed for the model): " + catalog.engineHelp(task));
 }
 
 const engines::EngineEntry& findEngine(const engines::Catalog& catalog, engines::Task task,

@@ -70,9 +70,15 @@ struct CommonArgs {
 
 // How the common options read on one subcommand.
 struct CommonHelp {
-    std::string maxStates; // what a state is for this subcommand
-    std::string stats;     // what --stats adds
+    std::string maxStates;       // what a state is for this subcommand (stateUnits)
+    std::string stats;           // what --stats adds
+    std::string progressEngines; // the catalog's engines that report progress
 };
+
+// What --max-states counts for the engines of a task, for the help.
+std::string stateUnits(const engines::Catalog& catalog, engines::Task task);
+// The names of the catalog's engines that report progress, for the help.
+std::string progressEngines(const engines::Catalog& catalog);
 
 void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help);
 

@@ -1,51 +1,53 @@
 #pragma once
-// Reports of a reachability run: the text form for people and the JSON form
-// (docs/json.md) for scripts. Both are built as one string, so that nothing
-// is printed unless the whole report could be made.
+// Reports behind one interface: each subcommand fills in its report (the
+// common result types below) and asks a ReportFormat for the text to print.
+// One implementation per format: text for people (report_text.cpp), JSON
+// for scripts (report_json.cpp, docs/json.md), DOT for happens-before
+// graphs (report_dot.cpp). A report is built as one string, so that nothing
+// is printed unless the whole report could be made. Adding a format (HTML)
+// is one more implementation and one more factory.
 
+#include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
-#include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/explore.hpp"
 #include "tsoreach/reach/replay.hpp"
-#include "tsoreach/robustness/dpor_robustness.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
-#include "tsoreach/robustness/robustness.hpp"
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace tsoreach::cli {
 
+// How a reach run was asked for.
 struct RunInfo {
     std::string command; // "reach"
     std::string file;
-    reach::MemoryModel model = reach::MemoryModel::SC;
+    reach::MemoryModel model = reach::kDefaultModel;
     std::string engine;
     reach::Options options;
 };
 
-std::string textReport(const Program& p, const Goal& g, const RunInfo& info, const reach::Result& r,
-                       bool withStats);
-std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
-                       const reach::Result& r);
+struct ReachReport {
+    const Program& program;
+    const Goal& goal;
+    const RunInfo& info;
+    const reach::Result& result;
+    bool withStats = false; // --stats
+};
 
-// The result of `tsoreach replay --json`.
-std::string replayJson(const std::string& file, const std::string& traceFile,
-                       reach::MemoryModel model, const Goal& g, const Program& p,
-                       const reach::Trace& trace, const reach::ReplayOutcome& outcome);
+struct RobustReport {
+    const Program& program;
+    std::string file;
+    std::string model;
+    std::string engine;
+    const engines::RobustnessOutcome& outcome;
+    double seconds = 0;
+};
 
-// Reports of `tsoreach robust`.
-std::string robustText(const Program& p, const robustness::RobustnessResult& r, double seconds);
-std::string robustJson(const Program& p, const std::string& file,
-                       const robustness::RobustnessResult& r, double seconds);
-
-// Reports of `tsoreach robust` by exploration.
-std::string exploredRobustText(const Program& p, const std::string& model,
-                               const std::string& engine, const robustness::ExploredRobustness& r);
-std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
-                               const std::string& engine, const robustness::ExploredRobustness& r);
-
-// Reports of `tsoreach fences`.
 struct FenceInfo {
     std::string file;
     std::string target; // "robustness" or "safety"
@@ -53,21 +55,58 @@ struct FenceInfo {
     std::string engine;
     double seconds = 0;
 };
-std::string fencesText(const Program& p, const FenceInfo& info, const robustness::FenceResult& r);
-std::string fencesJson(const Program& p, const FenceInfo& info, const robustness::FenceResult& r);
 
-// Reports of `tsoreach explore`; `traces` holds the tables of
-// --print-traces (empty otherwise).
+struct FencesReport {
+    const Program& program;
+    const FenceInfo& info;
+    const robustness::FenceResult& result;
+};
+
 struct ExploreInfo {
     std::string file;
-    reach::MemoryModel model = reach::MemoryModel::SC;
+    reach::MemoryModel model = reach::kDefaultModel;
     std::string engine;
 };
-std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
-                        const std::string& traces);
-std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r);
 
-// A trace as the table of the text reports.
+struct ExploreReport {
+    const ExploreInfo& info;
+    const reach::ExploreResult& result;
+    const std::string& traces; // the tables of --print-traces; empty otherwise
+};
+
+struct ReplayReport {
+    std::string file;
+    std::string traceFile;
+    reach::MemoryModel model = reach::kDefaultModel;
+    const Goal& goal;
+    const Program& program;
+    const reach::Trace& trace;
+    const reach::ReplayOutcome& outcome;
+};
+
+// A report format. Each method returns the whole report, or nothing where
+// the format does not apply (DOT has only robustness witnesses).
+class ReportFormat {
+  public:
+    ReportFormat() = default;
+    ReportFormat(const ReportFormat&) = delete;
+    ReportFormat& operator=(const ReportFormat&) = delete;
+    virtual ~ReportFormat() = default;
+    [[nodiscard]] virtual std::string_view name() const = 0;
+    [[nodiscard]] virtual std::optional<std::string> reach(const ReachReport& r) const = 0;
+    [[nodiscard]] virtual std::optional<std::string> robust(const RobustReport& r) const = 0;
+    [[nodiscard]] virtual std::optional<std::string> fences(const FencesReport& r) const = 0;
+    [[nodiscard]] virtual std::optional<std::string> explore(const ExploreReport& r) const = 0;
+    [[nodiscard]] virtual std::optional<std::string> replay(const ReplayReport& r) const = 0;
+};
+
+std::unique_ptr<ReportFormat> textFormat();
+std::unique_ptr<ReportFormat> jsonFormat();
+std::unique_ptr<ReportFormat> dotFormat();
+// --json picks JSON, else text.
+std::unique_ptr<ReportFormat> outputFormat(bool json);
+
+// A trace as the table of the text reports (also explore --print-traces).
 std::string traceTable(const Program& p, const reach::Trace& trace);
 
 } // namespace tsoreach::cli

@@ -126,6 +126,7 @@ EngineEntry attacksRow() {
     e.name = "attacks";
     e.description = "robustness against TSO by attacks, each an SC reachability check (paper 004)";
     e.robustnessModels = {TSO};
+    e.stateUnit = "the states of each attack's SC search";
     e.checkRobustness = [](const Program& p, MemoryModel, const Settings& r) {
         return RobustnessOutcome(
             robustness::checkTsoRobustness(p, r.options, r.scope, r.options.jobs, r.attackSearch));
@@ -163,6 +164,7 @@ EngineEntry dporRow() {
     e.reachModels = {SC, TSO, PSO};
     e.exploreModels = {SC, TSO, PSO};
     e.robustnessModels = {TSO, PSO};
+    e.stateUnit = "one per event executed, in the whole exploration";
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::DporEngine>(m); };
     e.explore = reach::dporExplore;
     e.checkRobustness = [](const Program& p, MemoryModel m, const Settings& r) {
@@ -186,6 +188,7 @@ EngineEntry rfRow() {
         "locks)";
     e.reachModels = {SC, TSO, PSO};
     e.exploreModels = {SC, TSO, PSO};
+    e.stateUnit = "one per maximal execution explored";
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::RfEngine>(m); };
     e.explore = reach::rfExplore;
     e.unsupported = [](const Program& p, MemoryModel) { return reach::rfUnsupported(p); };

@@ -92,6 +92,8 @@ struct EngineEntry {
     // (the lazy loop needs a robust extension); `fences --target safety`
     // then prefers the next engine.
     bool weakOnCycles = false;
+    // What --max-states counts for it; empty: the states it stores.
+    std::string_view stateUnit;
     // Whether it reports progress through Options::progress (--progress).
     bool reportsProgress = false;
     // Its own settings, for the subcommands of their tasks.

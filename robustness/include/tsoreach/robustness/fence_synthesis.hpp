@@ -70,6 +70,10 @@ struct FenceOptions {
 std::vector<instrument::FencePosition> delayedDepartures(const Program& p, const reach::Trace& t,
                                                          std::size_t steps);
 
+// The model robustnessFences works under: its constraints come from the
+// attacks' witnesses, which exist for TSO only.
+constexpr reach::MemoryModel kRobustnessFencesModel = reach::MemoryModel::TSO;
+
 // Fences so that `p` is robust against TSO.
 FenceResult robustnessFences(const Program& p, const FenceOptions& options);
 

@@ -1,0 +1,157 @@
+#include "report_common.hpp"
+
+#include "tsoreach/lang/printer.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace tsoreach::cli::detail {
+
+using reach::StepKind;
+using reach::TraceStep;
+
+std::string kindName(const Program& p, const TraceStep& s) {
+    if (s.kind == StepKind::Flush) {
+        return "flush";
+    }
+    return std::string(keyword(p.transition(s.transition).instr.kind));
+}
+
+// What a step did, e.g. "mem[1] := 1" or "r := 0".
+std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& s) {
+    auto num = [](std::optional<Value> v) { return v ? std::to_string(*v) : std::string("?"); };
+    if (s.kind == StepKind::Flush) {
+        return "mem[" + num(s.addr) + "] := " + num(s.value);
+    }
+    const Transition& tr = p.transition(s.transition);
+    const Thread& th = p.thread(s.thread);
+    switch (tr.instr.kind) {
+    case InstrKind::Read:
+        return th.regNames[tr.instr.reg.index()] + " := " + num(s.value) + " (" +
+               (s.forwarded.value_or(false) ? "own buffer, " : "") + "mem[" + num(s.addr) + "])";
+    case InstrKind::Write:
+        if (reach::modelInfo(model).buffers != reach::BufferKind::None) {
+            return "buffer += mem[" + num(s.addr) + "] := " + num(s.value);
+        }
+        return "mem[" + num(s.addr) + "] := " + num(s.value);
+    case InstrKind::Local:
+        return th.regNames[tr.instr.reg.index()] + " := " + num(s.value);
+    case InstrKind::Check:
+        return "condition holds";
+    case InstrKind::Lock:
+        return "takes the lock";
+    case InstrKind::Unlock:
+        return "releases the lock";
+    case InstrKind::Mfence:
+    case InstrKind::Noop:
+        break;
+    }
+    return "";
+}
+
+std::string formatSeconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", s);
+    return buf;
+}
+
+std::string formatMb(double mb) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", mb);
+    return buf;
+}
+
+std::string verdictName(robustness::RobustVerdict v) {
+    switch (v) {
+    case robustness::RobustVerdict::Robust:
+        return "robust";
+    case robustness::RobustVerdict::NotRobust:
+        return "not-robust";
+    case robustness::RobustVerdict::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+// "write 1 0 (line 3, a -> b)"
+std::string describeTransition(const Program& p, TransitionId id) {
+    const Transition& tr = p.transition(id);
+    const Thread& th = p.thread(tr.thread);
+    return "'" + printInstruction(p, tr) + "' (line " + std::to_string(tr.pos.line) + ", " +
+           th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()] + ")";
+}
+
+nlohmann::ordered_json transitionJson(const Program& p, TransitionId id) {
+    const Transition& tr = p.transition(id);
+    const Thread& th = p.thread(tr.thread);
+    return {{"from", th.stateNames[tr.from.index()]},
+            {"to", th.stateNames[tr.to.index()]},
+            {"line", tr.pos.line},
+            {"instruction", printInstruction(p, tr)}};
+}
+
+// The cycle as events, each with the edge kind to the next one.
+nlohmann::ordered_json cycleJson(const Program& p, const robustness::HbGraph& graph,
+                                 const std::vector<robustness::HbArc>& cycle) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const robustness::HbArc& a : cycle) {
+        const robustness::HbEvent& e = graph.events[a.from];
+        out.push_back({{"step", e.step},
+                       {"thread", p.thread(e.thread).name},
+                       {"kind", e.write ? "write" : "read"},
+                       {"addr", e.addr},
+                       {"edge", robustness::name(a.kind)}});
+    }
+    return out;
+}
+
+std::string cycleText(const Program& p, const robustness::HbGraph& graph,
+                      const std::vector<robustness::HbArc>& cycle) {
+    std::ostringstream out;
+    out << "happens-before cycle:";
+    for (const robustness::HbArc& a : cycle) {
+        const robustness::HbEvent& e = graph.events[a.from];
+        out << " [" << e.step << "] " << p.thread(e.thread).name << " " << (e.write ? "W" : "R")
+            << " mem[" << e.addr << "] -" << robustness::name(a.kind) << "->";
+    }
+    out << " [" << graph.events[cycle.front().from].step << "]\n";
+    return out.str();
+}
+
+// The first line of a robustness report.
+std::string verdictLine(robustness::RobustVerdict v, const std::string& reason) {
+    if (v == robustness::RobustVerdict::NotRobust) {
+        return "not robust\n";
+    }
+    return verdictName(v) + (v == robustness::RobustVerdict::Unknown ? ": " + reason : "") + "\n";
+}
+
+std::string outcomeName(robustness::FenceOutcome o) {
+    switch (o) {
+    case robustness::FenceOutcome::Found:
+        return "found";
+    case robustness::FenceOutcome::Impossible:
+        return "impossible";
+    case robustness::FenceOutcome::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+// The source line of the first transition a fence at `f` guards.
+std::uint32_t guardedLine(const Program& p, const instrument::FencePosition& f) {
+    const auto leaving = p.thread(f.thread).outgoingOf(f.state);
+    std::uint32_t line = 0;
+    for (TransitionId id : leaving) {
+        const std::uint32_t l = p.transition(id).pos.line;
+        line = line == 0 ? l : std::min(line, l);
+    }
+    return line;
+}
+
+std::string positionName(const Program& p, const instrument::FencePosition& f) {
+    const Thread& t = p.thread(f.thread);
+    return t.name + ":" + t.stateNames[f.state.index()];
+}
+
+} // namespace tsoreach::cli::detail

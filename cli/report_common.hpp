@@ -1,0 +1,39 @@
+#pragma once
+// What the report formats share (report_text.cpp, report_json.cpp): names
+// of verdicts and outcomes, step effects, number formats, transitions and
+// happens-before cycles as text or JSON.
+
+#include "tsoreach/instrument/fences.hpp"
+#include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/trace.hpp"
+#include "tsoreach/robustness/fence_synthesis.hpp"
+#include "tsoreach/robustness/happens_before.hpp"
+#include "tsoreach/robustness/robustness.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tsoreach::cli::detail {
+
+std::string kindName(const Program& p, const reach::TraceStep& s);
+// What a step did, e.g. "mem[1] := 1" or "r := 0".
+std::string effect(const Program& p, reach::MemoryModel model, const reach::TraceStep& s);
+std::string formatSeconds(double s);
+std::string formatMb(double mb);
+std::string verdictName(robustness::RobustVerdict v);
+// "write 1 0 (line 3, a -> b)"
+std::string describeTransition(const Program& p, TransitionId id);
+nlohmann::ordered_json transitionJson(const Program& p, TransitionId id);
+nlohmann::ordered_json cycleJson(const Program& p, const robustness::HbGraph& graph,
+                                 const std::vector<robustness::HbArc>& cycle);
+std::string cycleText(const Program& p, const robustness::HbGraph& graph,
+                      const std::vector<robustness::HbArc>& cycle);
+std::string verdictLine(robustness::RobustVerdict v, const std::string& reason);
+std::string outcomeName(robustness::FenceOutcome o);
+std::uint32_t guardedLine(const Program& p, const instrument::FencePosition& f);
+std::string positionName(const Program& p, const instrument::FencePosition& f);
+
+} // namespace tsoreach::cli::detail

@@ -1,0 +1,300 @@
+// The JSON reports (docs/json.md), for scripts.
+
+#include "report.hpp"
+#include "report_common.hpp"
+
+#include "tsoreach/lang/printer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <variant>
+
+namespace tsoreach::cli {
+
+using namespace detail;
+using reach::StepKind;
+using reach::TraceStep;
+
+namespace {
+
+nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    std::size_t n = 0;
+    for (const TraceStep& s : trace.steps) {
+        const Thread& th = p.thread(s.thread);
+        nlohmann::ordered_json step;
+        step["step"] = ++n;
+        step["thread"] = th.name;
+        step["kind"] = kindName(p, s);
+        if (s.kind == StepKind::Instruction) {
+            const Transition& tr = p.transition(s.transition);
+            step["from"] = th.stateNames[tr.from.index()];
+            step["to"] = th.stateNames[tr.to.index()];
+            step["instruction"] = printInstruction(p, tr);
+            step["line"] = tr.pos.line;
+            if (tr.instr.reg.valid()) {
+                step["reg"] = th.regNames[tr.instr.reg.index()];
+            }
+        }
+        if (s.addr) {
+            step["addr"] = *s.addr;
+        }
+        if (s.value) {
+            step["value"] = *s.value;
+        }
+        if (s.forwarded) {
+            step["source"] = *s.forwarded ? "buffer" : "memory";
+        }
+        out.push_back(step);
+    }
+    return out;
+}
+
+std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
+                       const reach::Result& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = info.command;
+    j["file"] = info.file;
+    j["model"] = reach::name(info.model);
+    j["engine"] = info.engine;
+    j["search"] = reach::name(info.options.search);
+    if (reach::modelInfo(info.model).buffers != reach::BufferKind::None) {
+        j["buffer_bound"] = info.options.bufferBound;
+    }
+    j["reductions"] = {{"por", info.options.partialOrder}, {"live", info.options.liveRegisters}};
+    j["verdict"] = reach::name(r.verdict);
+    if (r.verdict == reach::Verdict::Unknown) {
+        j["reason"] = r.reason;
+    }
+    // One entry per constrained thread of each term; "term" numbers the
+    // terms (a goal of several terms holds when one of them does).
+    nlohmann::ordered_json goal = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < g.termCount(); ++i) {
+        for (ThreadId t : g.termThreads(i)) {
+            nlohmann::ordered_json states = nlohmann::ordered_json::array();
+            for (StateId s : g.termAcceptedStates(i, t)) {
+                states.push_back(p.thread(t).stateNames[s.index()]);
+            }
+            goal.push_back({{"thread", p.thread(t).name}, {"states", states}, {"term", i}});
+        }
+    }
+    j["goal"] = goal;
+    j["goal_terms"] = g.termCount();
+    j["trace"] = r.trace ? traceJson(p, *r.trace) : nlohmann::ordered_json::array();
+    if (r.trace) {
+        j["goal_step"] = r.trace->goalStep;
+        j["goal_term"] = r.trace->goalTerm;
+    }
+    j["stats"] = {{"states", r.stats.states},
+                  {"transitions", r.stats.transitions},
+                  {"time_s", r.stats.timeSeconds},
+                  {"peak_rss_mb", r.stats.peakRssMb}};
+    if (r.stats.bytesPerState > 0) {
+        j["stats"]["bytes_per_state"] = r.stats.bytesPerState;
+    }
+    if (const auto& l = r.stats.loop) {
+        j["stats"]["iterations"] = l->iterations;
+        j["stats"]["sc_queries"] = l->scQueries;
+        j["stats"]["oracle_queries"] = l->oracleQueries;
+        j["stats"]["extensions"] = l->extensions;
+        j["stats"]["largest_program"] = {{"states", l->largestStates},
+                                         {"transitions", l->largestTransitions}};
+    }
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string replayJson(const std::string& file, const std::string& traceFile,
+                       reach::MemoryModel model, const Goal& g, const Program& p,
+                       const reach::Trace& trace, const reach::ReplayOutcome& outcome) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "replay";
+    j["file"] = file;
+    j["trace_file"] = traceFile;
+    j["model"] = reach::name(model);
+    j["goal"] = g.describe(p);
+    if (outcome.ok) {
+        j["goal_term"] = outcome.goalTerm;
+    }
+    j["steps"] = trace.steps.size();
+    j["goal_step"] = trace.goalStep;
+    j["verdict"] = outcome.ok ? "valid" : "invalid";
+    if (!outcome.ok) {
+        j["failed_step"] = outcome.failedStep;
+        j["error"] = outcome.error;
+    }
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
+                               const std::string& engine, const robustness::ExploredRobustness& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "robust";
+    j["file"] = file;
+    j["model"] = model;
+    j["engine"] = engine;
+    j["verdict"] = verdictName(r.verdict);
+    if (r.verdict == robustness::RobustVerdict::Unknown) {
+        j["reason"] = r.reason;
+    }
+    nlohmann::ordered_json witnesses = nlohmann::ordered_json::array();
+    if (r.verdict == robustness::RobustVerdict::NotRobust) {
+        witnesses.push_back(
+            {{"trace", traceJson(p, r.trace)}, {"cycle", cycleJson(p, r.graph, r.cycle)}});
+    }
+    j["witnesses"] = witnesses;
+    j["stats"] = {{"executions", r.executions},
+                  {"time_s", r.seconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string robustJson(const Program& p, const std::string& file, const std::string& model,
+                       const robustness::RobustnessResult& r, double seconds) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "robust";
+    j["file"] = file;
+    j["model"] = model;
+    j["verdict"] = verdictName(r.verdict);
+    if (r.verdict == robustness::RobustVerdict::Unknown) {
+        j["reason"] = r.reason;
+    }
+    j["attacks"] = {{"total", r.attacks},
+                    {"feasible", r.witnesses.size()},
+                    {"checked", r.checked},
+                    {"undecided", r.undecided}};
+    nlohmann::ordered_json witnesses = nlohmann::ordered_json::array();
+    for (const robustness::Witness& w : r.witnesses) {
+        witnesses.push_back({{"thread", p.thread(w.attack.thread).name},
+                             {"store", transitionJson(p, w.attack.store)},
+                             {"load", transitionJson(p, w.attack.load)},
+                             {"trace", traceJson(p, w.trace)},
+                             {"cycle", cycleJson(p, w.graph, w.cycle)}});
+    }
+    j["witnesses"] = witnesses;
+    j["stats"] = {{"sc_queries", r.scQueries},
+                  {"sc_states", r.scStates},
+                  {"time_s", seconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string fencesJson(const Program& p, const FenceInfo& info, const robustness::FenceResult& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "fences";
+    j["file"] = info.file;
+    j["target"] = info.target;
+    j["model"] = info.model;
+    j["engine"] = info.engine;
+    j["outcome"] = outcomeName(r.outcome);
+    if (!r.reason.empty()) {
+        j["reason"] = r.reason;
+    }
+    nlohmann::ordered_json fences = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r.fences.size(); ++i) {
+        const instrument::FencePosition& f = r.fences[i];
+        nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
+        if (i < r.cuts.size()) {
+            for (std::size_t k : r.cuts[i]) {
+                cuts.push_back(r.constraints[k].reason);
+            }
+        }
+        fences.push_back({{"thread", p.thread(f.thread).name},
+                          {"state", p.thread(f.thread).stateNames[f.state.index()]},
+                          {"line", guardedLine(p, f)},
+                          {"cuts", cuts}});
+    }
+    j["fences"] = fences;
+    j["count"] = r.fences.size();
+    j["cost"] = r.cost;
+    j["verified"] = r.verified;
+    j["optimal"] = r.optimal;
+    nlohmann::ordered_json constraints = nlohmann::ordered_json::array();
+    for (const robustness::FenceConstraint& c : r.constraints) {
+        nlohmann::ordered_json positions = nlohmann::ordered_json::array();
+        for (const instrument::FencePosition& f : c.positions) {
+            positions.push_back(positionName(p, f));
+        }
+        constraints.push_back({{"reason", c.reason}, {"positions", positions}});
+    }
+    j["constraints"] = constraints;
+    if (r.outcome == robustness::FenceOutcome::Impossible && !r.scTrace.steps.empty()) {
+        j["sc_trace"] = traceJson(p, r.scTrace);
+    }
+    j["stats"] = {{"rounds", r.rounds},
+                  {"checks", r.checks},
+                  {"states", r.scStates},
+                  {"time_s", info.seconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) {
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "explore";
+    j["file"] = info.file;
+    j["model"] = reach::name(info.model);
+    j["engine"] = info.engine;
+    j["complete"] = r.complete;
+    if (!r.complete) {
+        j["reason"] = r.reason;
+    }
+    j["stats"] = {{"executions", r.stats.executions},
+                  {"blocked", r.stats.blocked},
+                  {"redundant", r.stats.redundant},
+                  {"outcomes", r.stats.outcomes},
+                  {"events", r.stats.events},
+                  {"time_s", r.stats.timeSeconds},
+                  {"peak_rss_mb", reach::processPeakRssMb()}};
+    if (r.classes == reach::ExecutionClasses::ReadsFrom) {
+        j["stats"]["consistency_checks"] = r.stats.consistencyChecks;
+    }
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace
+
+namespace {
+
+class JsonFormat final : public ReportFormat {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "json"; }
+    [[nodiscard]] std::optional<std::string> reach(const ReachReport& r) const override {
+        return jsonReport(r.program, r.goal, r.info, r.result);
+    }
+    [[nodiscard]] std::optional<std::string> robust(const RobustReport& r) const override {
+        if (const auto* a = std::get_if<robustness::RobustnessResult>(&r.outcome)) {
+            return robustJson(r.program, r.file, r.model, *a, r.seconds);
+        }
+        return exploredRobustJson(r.program, r.file, r.model, r.engine,
+                                  std::get<robustness::ExploredRobustness>(r.outcome));
+    }
+    [[nodiscard]] std::optional<std::string> fences(const FencesReport& r) const override {
+        return fencesJson(r.program, r.info, r.result);
+    }
+    [[nodiscard]] std::optional<std::string> explore(const ExploreReport& r) const override {
+        return exploreJson(r.info, r.result);
+    }
+    [[nodiscard]] std::optional<std::string> replay(const ReplayReport& r) const override {
+        return replayJson(r.file, r.traceFile, r.model, r.goal, r.program, r.trace, r.outcome);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<ReportFormat> jsonFormat() {
+    return std::make_unique<JsonFormat>();
+}
+
+} // namespace tsoreach::cli
