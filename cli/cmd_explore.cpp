@@ -48,7 +48,6 @@ class ExploreCommand final : public Command {
         engineOptions_.apply(settings);
         reach::ExploreOptions o;
         o.limits = settings.options;
-        o.unroll = settings.options.unroll;
         std::string traces;
         std::size_t count = 0;
         const Goal none(program); // outlives the callback that replays against it

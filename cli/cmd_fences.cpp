@@ -97,7 +97,6 @@ class FencesCommand final : public Command {
         settings.options = options.search;
         engineOptions_.apply(settings);
         options.search = settings.options;
-        options.jobs = options.search.jobs;
         options.cost =
             cost_ == "loops" ? robustness::FenceCost::Loops : robustness::FenceCost::Uniform;
         options.maxRounds = maxRounds_;

@@ -14,7 +14,6 @@ ExploredRobustness robustnessByExploration(const Program& p, reach::MemoryModel 
     std::atomic<bool> found{false};
     reach::ExploreOptions o;
     o.limits = limits;
-    o.unroll = limits.unroll;
     // Our flag stops the exploration at the first cycle; the caller's
     // stop condition still applies.
     o.limits.stop = limits.stop.orWhen(found);

@@ -197,8 +197,8 @@ FenceResult robustnessRounds(Synthesis& syn, const FenceOptions& options) {
     for (std::size_t round = 1; round <= options.maxRounds; ++round) {
         syn.result.rounds = round;
         const instrument::FencedProgram fenced = syn.fenced();
-        const RobustnessResult r =
-            checkTsoRobustness(fenced.program, options.search, WitnessScope::All, options.jobs);
+        const RobustnessResult r = checkTsoRobustness(fenced.program, options.search,
+                                                      WitnessScope::All, options.search.jobs);
         ++syn.result.checks;
         syn.result.scStates += r.scStates;
         switch (r.verdict) {

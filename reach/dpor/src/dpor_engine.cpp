@@ -1,11 +1,11 @@
 #include "tsoreach/reach/dpor.hpp"
 
-#include "tsoreach/reach/resource_monitor.hpp"
-#include "tsoreach/reach/stateless_explore.hpp"
 #include "tsoreach/instrument/unroll.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/reach/resource_monitor.hpp"
+#include "tsoreach/reach/stateless_explore.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -762,7 +762,7 @@ std::optional<std::string> dporUnsupported(const Program& p, MemoryModel model, 
 ExploreResult dporExplore(const Program& p, MemoryModel model, const ExploreOptions& options) {
     try {
         if (std::optional<std::string> why =
-                dporUnsupported(p, model, options.unroll, options.limits.stop)) {
+                dporUnsupported(p, model, options.limits.unroll, options.limits.stop)) {
             ExploreResult r;
             r.reason = *why;
             return r;
@@ -781,7 +781,6 @@ Result DporEngine::run(const Program& program, const Goal& goal, const Options& 
     ExploreOptions o;
     o.limits = options;
     o.goal = &goal;
-    o.unroll = options.unroll;
     return answerOf(program, goal, dporExplore(program, model_, o), "dpor");
 }
 

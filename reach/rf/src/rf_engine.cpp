@@ -931,7 +931,7 @@ namespace {
 
 ExploreResult exploreByReadsFrom(const Program& p, MemoryModel model,
                                  const ExploreOptions& options) {
-    if (std::optional<std::string> why = rfUnsupported(p, options.unroll)) {
+    if (std::optional<std::string> why = rfUnsupported(p, options.limits.unroll)) {
         ExploreResult r;
         r.reason = *why;
         return r;
@@ -959,7 +959,6 @@ Result RfEngine::run(const Program& program, const Goal& goal, const Options& op
     ExploreOptions o;
     o.limits = options;
     o.goal = &goal;
-    o.unroll = options.unroll;
     return answerOf(program, goal, rfExplore(program, model_, o), "rf");
 }
 

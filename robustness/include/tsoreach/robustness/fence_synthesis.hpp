@@ -58,8 +58,7 @@ struct FenceResult {
 };
 
 struct FenceOptions {
-    reach::Options search; // limits for each check
-    unsigned jobs = 1;
+    reach::Options search; // limits for each check; its jobs for the attacks too
     FenceCost cost = FenceCost::Uniform;
     std::size_t maxRounds = 64;
 };

@@ -41,11 +41,11 @@ struct ExploreResult {
 };
 
 struct ExploreOptions {
-    Options limits; // timeout, memory, cancel
-    // Cyclic programs: explore the executions in which each thread takes at
-    // most `unroll` back edges (instrument/unroll.hpp); then no answer is
-    // complete. 0: cyclic programs are not explored.
-    std::size_t unroll = 0;
+    // Limits (timeout, memory, cancel, states) and `unroll`: cyclic programs
+    // are explored in the executions in which each thread takes at most
+    // `limits.unroll` back edges (instrument/unroll.hpp), and then no answer
+    // is complete; 0: cyclic programs are not explored.
+    Options limits;
     const Goal* goal = nullptr; // stop at the first execution that reaches it
     // Called with every complete or blocked execution (for --print-traces);
     // `blocked` tells which.

@@ -60,11 +60,11 @@ inline Result answerOf(const Program& program, const Goal& goal, const ExploreRe
 // run(program, options) explores `program` and returns its result.
 template <class Run>
 ExploreResult exploreUnrolled(const Program& p, const ExploreOptions& options, Run run) {
-    if (options.unroll == 0 || !hasControlCycle(p)) {
+    if (options.limits.unroll == 0 || !hasControlCycle(p)) {
         return run(p, options);
     }
     const instrument::UnrolledProgram u =
-        instrument::unrollLoops(p, options.unroll, options.limits.stop);
+        instrument::unrollLoops(p, options.limits.unroll, options.limits.stop);
     auto mapped = [&](Trace t) {
         for (TraceStep& s : t.steps) {
             if (s.kind == StepKind::Instruction) {
@@ -89,7 +89,7 @@ ExploreResult exploreUnrolled(const Program& p, const ExploreOptions& options, R
         r.goalTrace = mapped(*r.goalTrace);
     } else if (r.complete && u.cut) {
         r.complete = false;
-        r.reason = "unrolled " + std::to_string(options.unroll) +
+        r.reason = "unrolled " + std::to_string(options.limits.unroll) +
                    " times (--unroll): executions beyond the bound were not explored";
     }
     return r;

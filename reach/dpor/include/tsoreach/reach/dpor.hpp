@@ -8,7 +8,7 @@
 // counted as redundant.
 //
 // Programs without lock/unlock; cyclic ones only up to a loop bound
-// (ExploreOptions::unroll, Options::unroll), which makes every negative
+// (Options::unroll), which makes every negative
 // answer `unknown`.
 
 #include "tsoreach/lang/goal.hpp"
