@@ -5,9 +5,9 @@
 // the trace.
 
 #include "operational_semantics.hpp"
-#include "tsoreach/reach/resource_monitor.hpp"
-#include "tsoreach/reach/explicit/state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
+#include "tsoreach/reach/explicit/state_store.hpp"
+#include "tsoreach/reach/resource_monitor.hpp"
 #include "tsoreach/reach/result.hpp"
 
 #include <algorithm>
@@ -18,25 +18,38 @@
 
 namespace tsoreach::reach {
 
-template <class Semantics>
-Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model) {
-    constexpr StateIndex noParent = 0xffffffffU;
+// One search: the store, the parent links and the buffers the inner loop
+// reuses, with the loop's steps as member functions (all inline, so the
+// loop compiles as the single function it was; nothing allocates per step).
+template <class Semantics> class ExplicitSearch {
+  public:
+    ExplicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model)
+        : sem_(sem), goal_(goal), options_(options), model_(model), monitor_(options) {}
+
+    Result run() {
+        try {
+            search();
+        } catch (const std::length_error& e) {
+            // A state longer than the store's blocks: a limit of the store,
+            // not an answer.
+            result_.reason = e.what();
+            return finish(Verdict::Unknown, store_.size());
+        } catch (const std::bad_alloc&) {
+            return outOfMemory();
+        }
+        return conclude();
+    }
+
+  private:
+    static constexpr StateIndex noParent = 0xffffffffU;
     // Successors and expansions between limit checks: a clock read costs
     // about as much as a few successors, so checks stay under 1% of the time
     // while the overshoot stays small even when a state has many successors.
-    constexpr std::uint64_t checkEvery = 256;
+    static constexpr std::uint64_t checkEvery = 256;
 
-    ResourceMonitor monitor(options);
-    Result result;
-    StateStore store;
-    ChunkedVector<StateIndex> parent;
-    ChunkedVector<StepCode> via;
-    std::vector<StateWord> current;
-    std::vector<StateWord> next;
-    std::vector<StateIndex> stack;
-    // The successors of the state being expanded: their keys, steps,
-    // whether they satisfy the goal, and the words they changed (with their
-    // values) when known. Only grows, so that keys keep their buffers.
+    // A successor of the state being expanded: its key, step, whether it
+    // satisfies the goal, and the words it changed (with their values) when
+    // known.
     struct Successor {
         StateStore::Key key;
         StepCode code;
@@ -44,207 +57,261 @@ Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, 
         StepDelta delta;
         StateWord values[StepDelta::capacity] = {};
     };
-    std::vector<Successor> succs;
-    std::size_t succCount = 0;
-    StateStore::Key currentKey; // the expanded state packed, to patch
-    // A DFS expands next the successor it pushed last: `current` and
-    // `currentKey` are then made from the expanded state and that
-    // successor's changes, not unpacked from the store.
-    StateIndex preloaded = noParent;
-    StateIndex found = noParent;
-    std::string stopReason;
-    std::uint64_t sinceCheck = 0;
 
-    // True when a limit is exceeded; then stopReason says which.
-    auto limitHit = [&]() {
-        if (++sinceCheck < checkEvery) {
+    void search() {
+        start();
+        StateIndex idx = 0;
+        while (found_ == noParent && stopReason_.empty() && !limitHit() && nextToExpand(idx)) {
+            if (idx != preloaded_) {
+                store_.get(idx, current_, currentKey_);
+            }
+            preloaded_ = noParent;
+            collectSuccessors();
+            preloadPushedLast(insertSuccessors(idx));
+        }
+    }
+
+    // The initial state, stored and queued.
+    void start() {
+        sem_.initialState(current_);
+        store_.insert(current_);
+        parent_.push_back(noParent);
+        via_.push_back(StepCode{});
+        if (sem_.isGoal(goal_, current_)) {
+            found_ = 0;
+        }
+        stack_.push_back(0);
+    }
+
+    // The next state to expand: the top of the DFS stack, or the next one in
+    // discovery order for BFS; false when there is none.
+    bool nextToExpand(StateIndex& idx) {
+        if (options_.search == SearchOrder::Dfs) {
+            if (stack_.empty()) {
+                return false;
+            }
+            idx = stack_.back();
+            stack_.pop_back();
+            return true;
+        }
+        if (cursor_ == store_.size()) {
             return false;
         }
-        sinceCheck = 0;
-        const std::size_t bytes = store.bytesAtNextGrowth() + parent.bytesAtNextGrowth() +
-                                  via.bytesAtNextGrowth() + stack.capacity() * sizeof(StateIndex);
-        if (auto why = monitor.exceeded(bytes)) {
-            stopReason = *why;
+        idx = static_cast<StateIndex>(cursor_++);
+        return true;
+    }
+
+    // Every successor of `current_` is packed and hashed as it is made
+    // (which prefetches its table slot); the insertions follow, so that
+    // their probes (cache misses on large tables) overlap. Most successors
+    // change a few words, so their packed bytes are the current state's
+    // with those words rewritten.
+    void collectSuccessors() {
+        succCount_ = 0;
+        sem_.forEachSuccessor(current_, next_, [&](StepCode code, std::span<const StateWord> succ) {
+            if (succs_.size() == succCount_) {
+                succs_.emplace_back();
+            }
+            Successor& x = succs_[succCount_++];
+            x.delta = sem_.lastDelta();
+            if (x.delta.known) {
+                store_.makeKey(succ, x.key, currentKey_, x.delta.changed());
+                for (std::uint32_t j = 0; j < x.delta.count; ++j) {
+                    x.values[j] = succ[x.delta.words[j]];
+                }
+            } else {
+                store_.makeKey(succ, x.key);
+            }
+            x.code = code;
+            x.goal = sem_.isGoal(goal_, succ);
+            return true;
+        });
+        for (std::size_t k = 0; k < succCount_; ++k) {
+            store_.prefetchCandidate(succs_[k].key);
+        }
+    }
+
+    // Stores the new successors of state `idx` (stopping at the goal or a
+    // limit) and, for DFS, pushes them; the index in succs_ of the one
+    // pushed last, or succCount_ if none was.
+    std::size_t insertSuccessors(StateIndex idx) {
+        std::size_t pushedLast = succCount_;
+        for (std::size_t k = 0; k < succCount_; ++k) {
+            ++result_.stats.transitions;
+            if (limitHit()) {
+                break;
+            }
+            if (store_.size() >= StateStore::maxStates) {
+                stopReason_ = "more than " + std::to_string(StateStore::maxStates) +
+                              " states, the most the state store holds";
+                break;
+            }
+            if (!store_.insert(succs_[k].key)) {
+                continue;
+            }
+            const auto succIdx = static_cast<StateIndex>(store_.size() - 1);
+            parent_.push_back(idx);
+            via_.push_back(succs_[k].code);
+            if (succs_[k].goal) {
+                found_ = succIdx;
+                break;
+            }
+            if (options_.maxStates != 0 && store_.size() > options_.maxStates) {
+                stopReason_ = "state limit of " + std::to_string(options_.maxStates) +
+                              " reached (--max-states)";
+                break;
+            }
+            if (options_.search == SearchOrder::Dfs) {
+                stack_.push_back(succIdx);
+                pushedLast = k;
+            }
+        }
+        return pushedLast;
+    }
+
+    // A DFS expands next the successor it pushed last: `current_` and
+    // `currentKey_` are then made from the expanded state and that
+    // successor's changes, not unpacked from the store.
+    void preloadPushedLast(std::size_t pushedLast) {
+        if (pushedLast >= succCount_ || !succs_[pushedLast].delta.known || found_ != noParent ||
+            !stopReason_.empty()) {
+            return;
+        }
+        const Successor& x = succs_[pushedLast];
+        for (std::uint32_t j = 0; j < x.delta.count; ++j) {
+            current_[x.delta.words[j]] = x.values[j];
+        }
+        std::swap(currentKey_, succs_[pushedLast].key);
+        preloaded_ = stack_.back();
+    }
+
+    // True when a limit is exceeded; then stopReason_ says which.
+    bool limitHit() {
+        if (++sinceCheck_ < checkEvery) {
+            return false;
+        }
+        sinceCheck_ = 0;
+        const std::size_t bytes = store_.bytesAtNextGrowth() + parent_.bytesAtNextGrowth() +
+                                  via_.bytesAtNextGrowth() + stack_.capacity() * sizeof(StateIndex);
+        if (auto why = monitor_.exceeded(bytes)) {
+            stopReason_ = *why;
             return true;
         }
         return false;
-    };
+    }
 
-    auto finish = [&](Verdict v, std::size_t states) {
-        result.verdict = v;
-        result.stats.states = states;
-        result.stats.timeSeconds = monitor.elapsedSeconds();
-        result.stats.peakRssMb = peakRssMb();
-        if (states != 0) {
-            result.stats.bytesPerState =
-                static_cast<double>(store.bytes() + parent.bytes() + via.bytes()) /
-                static_cast<double>(states);
+    // The verdict of a search that ran to its end, a goal or a limit.
+    Result conclude() {
+        if (found_ != noParent) {
+            result_.trace = traceTo(found_);
+            return finish(Verdict::Reachable, store_.size());
         }
-        return result;
-    };
-
-    try {
-        sem.initialState(current);
-        store.insert(current);
-        parent.push_back(noParent);
-        via.push_back(StepCode{});
-        if (sem.isGoal(goal, current)) {
-            found = 0;
+        if (!stopReason_.empty()) {
+            result_.reason = stopReason_;
+            return finish(Verdict::Unknown, store_.size());
         }
-        stack.push_back(0);
-        std::size_t cursor = 0;
-
-        while (found == noParent && stopReason.empty() && !limitHit()) {
-            StateIndex idx;
-            if (options.search == SearchOrder::Dfs) {
-                if (stack.empty()) {
-                    break;
-                }
-                idx = stack.back();
-                stack.pop_back();
-            } else {
-                if (cursor == store.size()) {
-                    break;
-                }
-                idx = static_cast<StateIndex>(cursor++);
-            }
-            if (idx != preloaded) {
-                store.get(idx, current, currentKey);
-            }
-            preloaded = noParent;
-
-            // Every successor is packed and hashed as it is made (which
-            // prefetches its table slot); the insertions follow, so that
-            // their probes (cache misses on large tables) overlap. Most
-            // successors change a few words, so their packed bytes are the
-            // current state's with those words rewritten.
-            succCount = 0;
-            sem.forEachSuccessor(current, next,
-                                 [&](StepCode code, std::span<const StateWord> succ) {
-                                     if (succs.size() == succCount) {
-                                         succs.emplace_back();
-                                     }
-                                     Successor& x = succs[succCount++];
-                                     x.delta = sem.lastDelta();
-                                     if (x.delta.known) {
-                                         store.makeKey(succ, x.key, currentKey, x.delta.changed());
-                                         for (std::uint32_t j = 0; j < x.delta.count; ++j) {
-                                             x.values[j] = succ[x.delta.words[j]];
-                                         }
-                                     } else {
-                                         store.makeKey(succ, x.key);
-                                     }
-                                     x.code = code;
-                                     x.goal = sem.isGoal(goal, succ);
-                                     return true;
-                                 });
-            for (std::size_t k = 0; k < succCount; ++k) {
-                store.prefetchCandidate(succs[k].key);
-            }
-            std::size_t pushedLast = succCount;
-            for (std::size_t k = 0; k < succCount; ++k) {
-                ++result.stats.transitions;
-                if (limitHit()) {
-                    break;
-                }
-                if (store.size() >= StateStore::maxStates) {
-                    stopReason = "more than " + std::to_string(StateStore::maxStates) +
-                                 " states, the most the state store holds";
-                    break;
-                }
-                if (!store.insert(succs[k].key)) {
-                    continue;
-                }
-                const auto succIdx = static_cast<StateIndex>(store.size() - 1);
-                parent.push_back(idx);
-                via.push_back(succs[k].code);
-                if (succs[k].goal) {
-                    found = succIdx;
-                    break;
-                }
-                if (options.maxStates != 0 && store.size() > options.maxStates) {
-                    stopReason = "state limit of " + std::to_string(options.maxStates) +
-                                 " reached (--max-states)";
-                    break;
-                }
-                if (options.search == SearchOrder::Dfs) {
-                    stack.push_back(succIdx);
-                    pushedLast = k;
-                }
-            }
-            if (pushedLast < succCount && succs[pushedLast].delta.known && found == noParent &&
-                stopReason.empty()) {
-                const Successor& x = succs[pushedLast];
-                for (std::uint32_t j = 0; j < x.delta.count; ++j) {
-                    current[x.delta.words[j]] = x.values[j];
-                }
-                std::swap(currentKey, succs[pushedLast].key);
-                preloaded = stack.back();
-            }
+        if (sem_.boundHit()) {
+            result_.reason = "buffer bound " + std::to_string(options_.bufferBound) +
+                             " reached (--buffer-bound): a store was blocked, so the search "
+                             "did not cover every state";
+            return finish(Verdict::Unknown, store_.size());
         }
-    } catch (const std::length_error& e) {
-        // A state longer than the store's blocks: a limit of the store, not
-        // an answer.
-        result.reason = e.what();
-        return finish(Verdict::Unknown, store.size());
-    } catch (const std::bad_alloc&) {
-        // Free the search without allocating before building the result.
-        const std::size_t states = store.size();
-        store.release();
-        parent.release();
-        via.release();
-        std::vector<StateIndex>().swap(stack);
-        result.reason = "out of memory";
+        return finish(Verdict::Unreachable, store_.size());
+    }
+
+    // Frees the search without allocating before building the result.
+    Result outOfMemory() {
+        const std::size_t states = store_.size();
+        store_.release();
+        parent_.release();
+        via_.release();
+        std::vector<StateIndex>().swap(stack_);
+        result_.reason = "out of memory";
         return finish(Verdict::Unknown, states);
     }
 
-    if (found != noParent) {
+    Result finish(Verdict v, std::size_t states) {
+        result_.verdict = v;
+        result_.stats.states = states;
+        result_.stats.timeSeconds = monitor_.elapsedSeconds();
+        result_.stats.peakRssMb = peakRssMb();
+        if (states != 0) {
+            result_.stats.bytesPerState =
+                static_cast<double>(store_.bytes() + parent_.bytes() + via_.bytes()) /
+                static_cast<double>(states);
+        }
+        return result_;
+    }
+
+    // The steps from the initial state to `goal` along the parent links,
+    // then the buffers drained.
+    Trace traceTo(StateIndex goal) {
         std::vector<StateIndex> path;
-        for (StateIndex i = found; i != noParent; i = parent[i]) {
+        for (StateIndex i = goal; i != noParent; i = parent_[i]) {
             path.push_back(i);
         }
         std::reverse(path.begin(), path.end());
         Trace trace;
-        trace.model = model;
+        trace.model = model_;
         for (std::size_t k = 1; k < path.size(); ++k) {
-            store.get(path[k - 1], current);
-            sem.describeStep(current, via[path[k]], trace.steps);
+            store_.get(path[k - 1], current_);
+            sem_.describeStep(current_, via_[path[k]], trace.steps);
         }
         trace.goalStep = trace.steps.size();
-        // Drain the buffers: flushes keep the goal, and they show the user
-        // where the delayed stores land.
-        store.get(found, current);
+        store_.get(goal, current_);
+        drainBuffers(trace);
+        return trace;
+    }
+
+    // Flushes from `current_` until the buffers are empty: flushes keep the
+    // goal, and they show the user where the delayed stores land.
+    void drainBuffers(Trace& trace) {
         std::vector<StateWord> drained;
         for (bool flushed = true; flushed;) {
             flushed = false;
-            sem.forEachSuccessor(current, next,
-                                 [&](StepCode code, std::span<const StateWord> succ) {
-                                     if (!code.isFlush()) {
-                                         return true;
-                                     }
-                                     trace.steps.push_back(sem.describe(current, code));
-                                     drained.assign(succ.begin(), succ.end());
-                                     flushed = true;
-                                     return false;
-                                 });
+            sem_.forEachSuccessor(current_, next_,
+                                  [&](StepCode code, std::span<const StateWord> succ) {
+                                      if (!code.isFlush()) {
+                                          return true;
+                                      }
+                                      trace.steps.push_back(sem_.describe(current_, code));
+                                      drained.assign(succ.begin(), succ.end());
+                                      flushed = true;
+                                      return false;
+                                  });
             if (flushed) {
-                current.swap(drained);
+                current_.swap(drained);
             }
         }
-        result.trace = std::move(trace);
-        return finish(Verdict::Reachable, store.size());
     }
-    if (!stopReason.empty()) {
-        result.reason = stopReason;
-        return finish(Verdict::Unknown, store.size());
-    }
-    if (sem.boundHit()) {
-        result.reason = "buffer bound " + std::to_string(options.bufferBound) +
-                        " reached (--buffer-bound): a store was blocked, so the search "
-                        "did not cover every state";
-        return finish(Verdict::Unknown, store.size());
-    }
-    return finish(Verdict::Unreachable, store.size());
+
+    Semantics& sem_;
+    const Goal& goal_;
+    const Options& options_;
+    MemoryModel model_;
+    ResourceMonitor monitor_;
+    Result result_;
+    StateStore store_;
+    ChunkedVector<StateIndex> parent_;
+    ChunkedVector<StepCode> via_;
+    std::vector<StateWord> current_;
+    std::vector<StateWord> next_;
+    std::vector<StateIndex> stack_;
+    std::size_t cursor_ = 0; // BFS: the next state to expand
+    // The successors of the state being expanded, the first succCount_ of
+    // them; only grows, so that keys keep their buffers.
+    std::vector<Successor> succs_;
+    std::size_t succCount_ = 0;
+    StateStore::Key currentKey_; // the expanded state packed, to patch
+    StateIndex preloaded_ = noParent;
+    StateIndex found_ = noParent;
+    std::string stopReason_;
+    std::uint64_t sinceCheck_ = 0;
+};
+
+template <class Semantics>
+Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model) {
+    return ExplicitSearch<Semantics>(sem, goal, options, model).run();
 }
 
 } // namespace tsoreach::reach
