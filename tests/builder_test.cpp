@@ -2,6 +2,7 @@
 // the one the parser gives for the same items as text, ids, names,
 // expression pool and positions included.
 
+#include "support/identical_programs.hpp"
 #include "test_util.hpp"
 
 #include "tsoreach/lang/builder.hpp"
@@ -12,6 +13,8 @@
 
 namespace tsoreach {
 namespace {
+
+using test::expectIdentical;
 
 // `p` again through the builder, item by item, with p's positions.
 Program rebuild(const Program& p, const StopCondition& stop = StopCondition()) {
@@ -29,28 +32,6 @@ Program rebuild(const Program& p, const StopCondition& stop = StopCondition()) {
         }
     }
     return b.build();
-}
-
-// Equal as parsed programs are: structure, pool layout and (unless
-// `positions` is false) positions.
-void expectIdentical(const Program& a, const Program& b, const std::string& what,
-                     bool positions = true) {
-    EXPECT_EQ(a, b) << what;
-    EXPECT_EQ(printProgram(a), printProgram(b)) << what;
-    EXPECT_EQ(a.exprPool, b.exprPool) << what;
-    EXPECT_EQ(a.maxExprStack, b.maxExprStack) << what;
-    ASSERT_EQ(a.transitions.size(), b.transitions.size()) << what;
-    for (std::size_t i = 0; i < a.transitions.size(); ++i) {
-        EXPECT_EQ(a.transitions[i].instr, b.transitions[i].instr) << what << " transition " << i;
-        EXPECT_TRUE(!positions || a.transitions[i].pos == b.transitions[i].pos)
-            << what << " transition " << i;
-    }
-    ASSERT_EQ(a.threads.size(), b.threads.size()) << what;
-    for (std::size_t t = 0; t < a.threads.size(); ++t) {
-        EXPECT_EQ(a.threads[t].outgoingBegin, b.threads[t].outgoingBegin) << what;
-        EXPECT_EQ(a.threads[t].outgoing, b.threads[t].outgoing) << what;
-        EXPECT_TRUE(!positions || a.threads[t].pos == b.threads[t].pos) << what;
-    }
 }
 
 std::vector<std::filesystem::path> programFiles() {
@@ -90,6 +71,26 @@ TEST(Builder, NumbersRegistersByFirstUse) {
                              "transition c a read z ! x\nend\n";
     expectIdentical(built, parseProgram(text, "built"), "registers", false);
     EXPECT_EQ(built.threads[0].regNames, (std::vector<std::string>{"x", "y", "z"}));
+}
+
+// A flat prefix-order expression is taken as it is, registers by handle,
+// and must be exactly one expression.
+TEST(Builder, TakesExpressionsInPrefixOrder) {
+    ProgramBuilder b("built");
+    b.addThread("t", "a");
+    const RegId r = b.reg("r");
+    const Expr e = Expr::prefix(
+        {{ExprOp::Sub, RegId(), 0}, {ExprOp::Reg, r, 0}, {ExprOp::Const, RegId(), -3}});
+    b.addTransition(b.state("a"), b.state("a"), Instr::local(r, e));
+    expectIdentical(
+        b.build(),
+        parseProgram("thread t\ninitial a\ntransition a a local r - r -3\nend\n", "built"),
+        "prefix", false);
+    EXPECT_THROW((void)Expr::prefix({}), std::logic_error);
+    EXPECT_THROW((void)Expr::prefix({{ExprOp::Add, RegId(), 0}, {ExprOp::Const, RegId(), 1}}),
+                 std::logic_error);
+    EXPECT_THROW((void)Expr::prefix({{ExprOp::Const, RegId(), 1}, {ExprOp::Const, RegId(), 2}}),
+                 std::logic_error);
 }
 
 TEST(Builder, RefusesStatesOutOfCanonicalOrder) {

@@ -33,6 +33,23 @@ Expr Expr::apply(ExprOp op, const Expr& a, const Expr& b) {
     return e;
 }
 
+Expr Expr::prefix(std::vector<ExprNode> nodes) {
+    // Operands still owed, as the parser counts them.
+    std::size_t owed = 1;
+    for (const ExprNode& n : nodes) {
+        if (owed == 0) {
+            throw std::logic_error("Expr::prefix: nodes after a complete expression");
+        }
+        owed = owed - 1 + static_cast<std::size_t>(arity(n.op));
+    }
+    if (owed != 0) {
+        throw std::logic_error("Expr::prefix: an expression cut short");
+    }
+    Expr e;
+    e.nodes_ = std::move(nodes);
+    return e;
+}
+
 Instr Instr::read(RegId reg, Expr addr) {
     return {InstrKind::Read, reg, {}, std::move(addr)};
 }

@@ -37,6 +37,11 @@ class Expr {
     static Expr reg(RegId handle);
     static Expr apply(ExprOp op, const Expr& a);                // unary
     static Expr apply(ExprOp op, const Expr& a, const Expr& b); // binary
+    // `nodes`, already in prefix order, for front ends that hold their
+    // expressions flat (apply copies its operands, quadratic on long
+    // chains); throws std::logic_error unless they are exactly one
+    // expression.
+    static Expr prefix(std::vector<ExprNode> nodes);
     [[nodiscard]] std::span<const ExprNode> nodes() const { return nodes_; }
 
   private:
