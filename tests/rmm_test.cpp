@@ -1,11 +1,13 @@
 // The .rmm front end: translations of each construct, checked by running
 // the translated programs, and positioned errors for what it refuses.
 
+#include "support/identical_programs.hpp"
 #include "test_util.hpp"
 
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/frontends/rmm/rmm.hpp"
+#include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 #include <gtest/gtest.h>
@@ -323,6 +325,40 @@ TEST(Rmm, EveryCorpusFileTranslatesOrNamesTheUnsupportedConstruct) {
         }
     }
     EXPECT_GE(translated, 13U);
+}
+
+// The translation is built (lang/builder.hpp), not printed and parsed: the
+// built program is the one its text (what `print` shows) parses to, and its
+// positions point into the .rmm file.
+TEST(Rmm, TheBuiltTranslationIsWhatItsTextParsesTo) {
+    const std::filesystem::path corpus = TSOREACH_CORPUS_DIR;
+    std::vector<std::filesystem::path> files = test::filesUnder(corpus / "memorax", ".rmm");
+    for (const auto& f : test::filesUnder(corpus / "trencher-reachability", ".rmm")) {
+        files.push_back(f);
+    }
+    ASSERT_GE(files.size(), 22U);
+    std::size_t compared = 0;
+    for (const auto& f : files) {
+        const std::string source = readProgramText(f.string());
+        std::optional<RmmTranslation> t;
+        try {
+            t = translateRmm(source, f.string());
+        } catch (const InputError&) {
+            continue; // EveryCorpusFileTranslatesOrNamesTheUnsupportedConstruct
+        }
+        const Program parsed = parseProgram(t->text, f.string());
+        test::expectIdentical(t->program, parsed, f.filename().string(), false);
+        const auto lines =
+            static_cast<std::uint32_t>(std::count(source.begin(), source.end(), '\n'));
+        for (const Transition& tr : t->program.transitions) {
+            EXPECT_TRUE(tr.pos.line >= 1 && tr.pos.line <= lines + 1 && tr.pos.col >= 1) << f;
+        }
+        for (const Thread& th : t->program.threads) {
+            EXPECT_TRUE(th.pos.line >= 1 && th.pos.line <= lines + 1 && th.pos.col >= 1) << f;
+        }
+        ++compared;
+    }
+    EXPECT_GE(compared, 17U);
 }
 
 } // namespace

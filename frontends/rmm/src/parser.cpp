@@ -420,24 +420,22 @@ class RmmParser {
     // prefixes pairwise copies them at every operator (quadratic).
     struct Chain {
         Expr e;
-        std::vector<std::string> ops;
-        std::string operands;
-        explicit Chain(Expr first) : e(std::move(first)), operands(e.prefix) {}
-        void add(const std::string& op, Expr r) {
+        std::vector<ExprOp> ops;
+        std::vector<Node> operands;
+        explicit Chain(Expr first) : e(std::move(first)), operands(std::move(e.nodes)) {}
+        void add(ExprOp op, Expr r) {
             ops.push_back(op);
-            operands += " ";
-            operands += r.prefix;
+            operands.insert(operands.end(), std::make_move_iterator(r.nodes.begin()),
+                            std::make_move_iterator(r.nodes.end()));
             e = binary(op, std::move(e), std::move(r), false);
         }
         Expr done() && {
-            if (!ops.empty()) {
-                std::string prefix;
-                for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-                    prefix += *it;
-                    prefix += " ";
-                }
-                e.prefix = std::move(prefix) + operands;
+            e.nodes.clear();
+            for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+                e.nodes.push_back(Node{*it, 0, {}});
             }
+            e.nodes.insert(e.nodes.end(), std::make_move_iterator(operands.begin()),
+                           std::make_move_iterator(operands.end()));
             return std::move(e);
         }
     };
@@ -446,25 +444,31 @@ class RmmParser {
     Expr expr(int depth) {
         Chain c(unit(depth));
         while (isSym("+") || isSym("-")) {
-            const std::string op = take().text;
+            const ExprOp op = take().text == "+" ? ExprOp::Add : ExprOp::Sub;
             c.add(op, unit(depth));
         }
         return std::move(c).done();
     }
 
-    // `withPrefix` false: the caller (Chain) sets the prefix.
-    static Expr binary(const std::string& op, Expr a, Expr b, bool withPrefix = true) {
+    // `withNodes` false: the caller (Chain) sets the nodes.
+    static Expr binary(ExprOp op, Expr a, Expr b, bool withNodes = true) {
         Expr e;
         e.pos = a.pos;
-        if (withPrefix) {
-            e.prefix = op + " " + a.prefix + " " + b.prefix;
+        if (withNodes) {
+            e.nodes.reserve(1 + a.nodes.size() + b.nodes.size());
+            e.nodes.push_back(Node{op, 0, {}});
+            e.nodes.insert(e.nodes.end(), std::make_move_iterator(a.nodes.begin()),
+                           std::make_move_iterator(a.nodes.end()));
+            e.nodes.insert(e.nodes.end(), std::make_move_iterator(b.nodes.begin()),
+                           std::make_move_iterator(b.nodes.end()));
         }
         e.regs = std::move(a.regs);
         e.regs.insert(e.regs.end(), b.regs.begin(), b.regs.end());
-        if (a.value && b.value && (op == "+" || op == "-")) {
+        if (a.value && b.value && (op == ExprOp::Add || op == ExprOp::Sub)) {
             std::int64_t v = 0;
-            const bool overflow = op == "+" ? __builtin_add_overflow(*a.value, *b.value, &v)
-                                            : __builtin_sub_overflow(*a.value, *b.value, &v);
+            const bool overflow = op == ExprOp::Add
+                                      ? __builtin_add_overflow(*a.value, *b.value, &v)
+                                      : __builtin_sub_overflow(*a.value, *b.value, &v);
             if (!overflow) {
                 e.value = v;
             }
@@ -480,21 +484,21 @@ class RmmParser {
         e.pos = cur().pos;
         const Tok t = take();
         if (t.kind == Tk::Reg) {
-            e.prefix = t.text;
+            e.nodes.push_back(Node{ExprOp::Reg, 0, t.text});
             e.regs.emplace_back(t.text, t.pos);
         } else if (t.kind == Tk::Nat) {
             e.value = number(t);
-            e.prefix = t.text;
+            e.nodes.push_back(Node{ExprOp::Const, *e.value, {}});
         } else if (t.kind == Tk::Sym && t.text == "-") {
             if (cur().kind == Tk::Nat) {
                 e.value = number(take(), true);
-                e.prefix = std::to_string(*e.value);
+                e.nodes.push_back(Node{ExprOp::Const, *e.value, {}});
             } else {
                 Expr zero;
-                zero.prefix = "0";
+                zero.nodes.push_back(Node{ExprOp::Const, 0, {}});
                 zero.value = 0;
                 zero.pos = t.pos;
-                e = binary("-", std::move(zero), unit(depth + 1));
+                e = binary(ExprOp::Sub, std::move(zero), unit(depth + 1));
             }
         } else if (t.kind == Tk::Sym && t.text == "(") {
             e = expr(depth + 1);
@@ -517,14 +521,14 @@ class RmmParser {
     Expr bexpr(int depth) {
         Chain c(band(depth));
         while (acceptSym("||")) {
-            c.add("||", band(depth));
+            c.add(ExprOp::Or, band(depth));
         }
         return std::move(c).done();
     }
     Expr band(int depth) {
         Chain c(notAtom(depth));
         while (acceptSym("&&")) {
-            c.add("&&", notAtom(depth));
+            c.add(ExprOp::And, notAtom(depth));
         }
         return std::move(c).done();
     }
@@ -532,7 +536,7 @@ class RmmParser {
         if (isWord("not")) {
             const SourcePos pos = take().pos;
             Expr a = atom(depth);
-            a.prefix = "! " + a.prefix;
+            a.nodes.insert(a.nodes.begin(), Node{ExprOp::Not, 0, {}});
             a.pos = pos;
             a.value.reset();
             return a;
@@ -546,11 +550,11 @@ class RmmParser {
         Expr e;
         e.pos = cur().pos;
         if (acceptWord("true")) {
-            e.prefix = "1";
+            e.nodes.push_back(Node{ExprOp::Const, 1, {}});
             return e;
         }
         if (acceptWord("false")) {
-            e.prefix = "0";
+            e.nodes.push_back(Node{ExprOp::Const, 0, {}});
             return e;
         }
         if (acceptSym("[")) {
@@ -559,8 +563,9 @@ class RmmParser {
             return e;
         }
         Expr a = expr(depth + 1);
-        static const std::map<std::string, std::string> rel = {
-            {"=", "=="}, {"!=", "!="}, {"<", "<"}, {">", ">"}, {"<=", "<="}, {">=", ">="}};
+        static const std::map<std::string, ExprOp> rel = {{"=", ExprOp::Eq},  {"!=", ExprOp::Ne},
+                                                          {"<", ExprOp::Lt},  {">", ExprOp::Gt},
+                                                          {"<=", ExprOp::Le}, {">=", ExprOp::Ge}};
         auto r = cur().kind == Tk::Sym ? rel.find(cur().text) : rel.end();
         if (r == rel.end()) {
             fail(cur().pos, "expected a comparison ('=', '!=', '<', '>', '<=', '>='), found " +

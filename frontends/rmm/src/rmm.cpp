@@ -5,10 +5,7 @@
 #include "preprocessor.hpp"
 #include "translator.hpp"
 
-#include "tsoreach/frontends/tsoreach/parser.hpp"
-
-#include <stdexcept>
-#include <vector>
+#include "tsoreach/lang/printer.hpp"
 
 namespace tsoreach {
 
@@ -33,22 +30,6 @@ std::string goalComment(const rmm::Test& test) {
     return goal + "\n";
 }
 
-// The parsed translation with the .rmm positions of its transitions and
-// threads.
-Program withSourcePositions(Program program, const rmm::TranslatedText& t) {
-    if (program.transitions.size() != t.transitionPos.size() ||
-        program.threads.size() != t.threadPos.size()) {
-        throw std::logic_error("the .rmm translation lost track of its source positions");
-    }
-    for (std::size_t i = 0; i < t.transitionPos.size(); ++i) {
-        program.transitions[i].pos = t.transitionPos[i];
-    }
-    for (std::size_t i = 0; i < t.threadPos.size(); ++i) {
-        program.threads[i].pos = t.threadPos[i];
-    }
-    return program;
-}
-
 // One term per `forbidden` tuple; process p is thread p, after the
 // initialising thread if there is one.
 Goal forbiddenGoal(const rmm::Test& test, const Program& program, bool hasInitThread) {
@@ -70,19 +51,25 @@ Goal forbiddenGoal(const rmm::Test& test, const Program& program, bool hasInitTh
     return goal;
 }
 
+// What `print` shows: the comments, then the program as the parser reads
+// it back.
+std::string translationText(const rmm::Test& test, const rmm::Translation& t) {
+    std::string text = test.forbidden.size() > 1 ? goalComment(test) : std::string();
+    return text + t.header + printProgram(t.program) + "\n";
+}
+
 } // namespace
 
 RmmTranslation translateRmm(std::string_view text, const std::string& sourceName) {
     checkSourceSize(text.size(), sourceName); // keeps positions in 32 bits
     const rmm::Test test =
         rmm::parseTest(rmm::expandMacros(rmm::lexRmm(text, sourceName), sourceName), sourceName);
-    rmm::TranslatedText t = rmm::translateTest(test, sourceName);
-    if (test.forbidden.size() > 1) {
-        t.text = goalComment(test) + t.text;
-    }
-    Program program = withSourcePositions(parseProgram(t.text, sourceName), t);
-    Goal goal = forbiddenGoal(test, program, t.hasInitThread);
-    return RmmTranslation{std::move(program), std::move(goal), std::move(t.text),
+    rmm::Translation t = rmm::translateTest(test, sourceName);
+    std::string shown = translationText(test, t);
+    // The limit the translation had when it was parsed from this text.
+    checkSourceSize(shown.size(), sourceName);
+    Goal goal = forbiddenGoal(test, t.program, t.hasInitThread);
+    return RmmTranslation{std::move(t.program), std::move(goal), std::move(shown),
                           std::move(t.names)};
 }
 

@@ -4,6 +4,7 @@
 
 #include "token.hpp"
 
+#include "tsoreach/lang/expr.hpp"
 #include "tsoreach/lang/source.hpp"
 
 #include <cstdint>
@@ -14,9 +15,17 @@
 
 namespace tsoreach::rmm {
 
+// One node of an expression in prefix order: an operator, a constant, or a
+// register by its name (the translator numbers registers per thread).
+struct Node {
+    ExprOp op = ExprOp::Const;
+    std::int64_t value = 0; // Const
+    std::string reg;        // Reg
+};
+
 // An arithmetic or boolean expression, already in tsoreach's prefix form.
 struct Expr {
-    std::string prefix;
+    std::vector<Node> nodes;
     std::vector<std::pair<std::string, SourcePos>> regs; // registers read
     std::optional<std::int64_t> value;                   // when constant
     SourcePos pos;

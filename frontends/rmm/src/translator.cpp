@@ -1,5 +1,7 @@
 #include "translator.hpp"
 
+#include "tsoreach/lang/builder.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -10,8 +12,78 @@ namespace tsoreach::rmm {
 
 namespace {
 
-std::string inDomain(const Domain& d, const std::string& e) {
-    return "&& <= " + std::to_string(d.lo) + " " + e + " <= " + e + " " + std::to_string(d.hi);
+using Nodes = std::vector<Node>;
+
+// Expressions in prefix order, composed as the translation writes them.
+Nodes num(std::int64_t v) {
+    return {Node{ExprOp::Const, v, {}}};
+}
+
+Nodes regExpr(const std::string& name) {
+    return {Node{ExprOp::Reg, 0, name}};
+}
+
+Nodes apply(ExprOp op, Nodes a) {
+    a.insert(a.begin(), Node{op, 0, {}});
+    return a;
+}
+
+Nodes apply(ExprOp op, Nodes a, const Nodes& b) {
+    a.insert(a.begin(), Node{op, 0, {}});
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+// lo <= e && e <= hi
+Nodes inDomain(const Domain& d, const Nodes& e) {
+    return apply(ExprOp::And, apply(ExprOp::Le, num(d.lo), e), apply(ExprOp::Le, e, num(d.hi)));
+}
+
+// An instruction whose registers are named: the translator numbers nothing,
+// the program builder does, thread by thread.
+struct NamedInstr {
+    InstrKind kind = InstrKind::Noop;
+    std::string reg; // read, local
+    Nodes value;     // write, local, check
+    Nodes addr;      // read, write
+
+    static NamedInstr plain(InstrKind kind) { return {kind, {}, {}, {}}; }
+    static NamedInstr read(std::string reg, Nodes addr) {
+        return {InstrKind::Read, std::move(reg), {}, std::move(addr)};
+    }
+    static NamedInstr write(Nodes value, Nodes addr) {
+        return {InstrKind::Write, {}, std::move(value), std::move(addr)};
+    }
+    static NamedInstr local(std::string reg, Nodes value) {
+        return {InstrKind::Local, std::move(reg), std::move(value), {}};
+    }
+    static NamedInstr check(Nodes cond) { return {InstrKind::Check, {}, std::move(cond), {}}; }
+};
+
+// `e` for the builder's current thread, its registers by name.
+tsoreach::Expr forBuilder(ProgramBuilder& pb, const Nodes& e) {
+    std::vector<ExprNode> out;
+    out.reserve(e.size());
+    for (const Node& n : e) {
+        out.push_back(n.op == ExprOp::Reg ? ExprNode{ExprOp::Reg, pb.reg(n.reg), 0}
+                                          : ExprNode{n.op, RegId(), n.value});
+    }
+    return tsoreach::Expr::prefix(std::move(out));
+}
+
+Instr forBuilder(ProgramBuilder& pb, const NamedInstr& in) {
+    Instr out;
+    out.kind = in.kind;
+    if (!in.reg.empty()) {
+        out.reg = pb.reg(in.reg);
+    }
+    if (!in.value.empty()) {
+        out.value = forBuilder(pb, in.value);
+    }
+    if (!in.addr.empty()) {
+        out.addr = forBuilder(pb, in.addr);
+    }
+    return out;
 }
 
 // One thread's automaton under construction. States are merged with a
@@ -20,7 +92,7 @@ struct ThreadBuilder {
     struct Edge {
         std::uint32_t from;
         std::uint32_t to;
-        std::string instr;
+        NamedInstr instr;
         SourcePos pos;
         std::vector<std::string> uses;
         std::string def;
@@ -31,9 +103,9 @@ struct ThreadBuilder {
     std::vector<Edge> edges;
 
     std::uint32_t fresh() {
-        // The translation is parsed again, under kMaxSourceBytes, so a
-        // thread never gets near 2^32 states; this keeps ids from wrapping
-        // on the way there.
+        // A translation whose text exceeds kMaxSourceBytes is refused
+        // (rmm.cpp), as when that text was parsed; this keeps state ids
+        // from wrapping before that check.
         if (parent.size() >= kMaxSourceBytes) {
             throw std::length_error("the translation of a process needs more than 2^31 states");
         }
@@ -48,7 +120,7 @@ struct ThreadBuilder {
         }
         return s;
     }
-    void edge(std::uint32_t from, std::uint32_t to, std::string instr, SourcePos pos,
+    void edge(std::uint32_t from, std::uint32_t to, NamedInstr instr, SourcePos pos,
               std::vector<std::string> uses = {}, std::string def = {}) {
         edges.push_back({from, to, std::move(instr), pos, std::move(uses), std::move(def)});
     }
@@ -58,22 +130,18 @@ class Translator {
   public:
     Translator(const Test& test, const std::string& file) : test_(test), file_(file) {}
 
-    std::string run(std::vector<SourcePos>& transitionPos, std::vector<SourcePos>& threadPos) {
+    // The threads into `pb`: the initialising one if needed, then one per
+    // process.
+    void run(ProgramBuilder& pb) {
         layout();
         const std::size_t n = test_.processes.size();
         checkForbidden();
-        std::string out = header();
         if (needInit_) {
-            out += initThread(transitionPos);
-            threadPos.push_back(test_.globals.empty() ? test_.processes.front().pos
-                                                      : test_.globals.front().pos);
+            initThread(pb);
         }
         for (std::size_t p = 0; p < n; ++p) {
-            std::map<std::string, bool> finals;
-            out += process(p, transitionPos, finals);
-            threadPos.push_back(test_.processes[p].pos);
+            process(p, pb);
         }
-        return out;
     }
 
     [[nodiscard]] bool hasInitThread() const { return needInit_; }
@@ -86,6 +154,19 @@ class Translator {
             out.push_back({v.addr, v.shown, v.decl->pos});
         }
         return out;
+    }
+
+    // The comment lines `print` shows above the program (after run).
+    [[nodiscard]] std::string header() const {
+        std::string h = "# translated from the Memorax test " + file_ + " (see docs/rmm.md)\n";
+        h += "# memory layout:";
+        for (const Var& v : allVars()) {
+            h += " " + std::to_string(v.addr) + "=" + v.shown;
+        }
+        if (needInit_) {
+            h += " " + std::to_string(flag_) + "=(initialised)";
+        }
+        return h + "\n\n";
     }
 
   private:
@@ -135,21 +216,12 @@ class Translator {
         }
     }
 
-    std::string header() const {
-        std::string h = "# translated from the Memorax test " + file_ + " (see docs/rmm.md)\n";
-        h += "# memory layout:";
-        for (const Var& v : allVars()) {
-            h += " " + std::to_string(v.addr) + "=" + v.shown;
-        }
-        if (needInit_) {
-            h += " " + std::to_string(flag_) + "=(initialised)";
-        }
-        return h + "\n\n";
-    }
-
-    static std::string emitThread(const std::string& name, ThreadBuilder& b, std::uint32_t initial,
-                                  const std::map<std::string, bool>* finals,
-                                  std::vector<SourcePos>& transitionPos) {
+    // Adds the thread `name` built in `b` to `pb`, its states named and
+    // mentioned in the order the builder numbers them: initial, finals, then
+    // the edges' source and target.
+    static void emitThread(ProgramBuilder& pb, const std::string& name, SourcePos pos,
+                           ThreadBuilder& b, std::uint32_t initial,
+                           const std::set<std::string>& finals) {
         // Names: a label names its state; other states are q<N>, avoiding labels.
         std::set<std::string> taken;
         for (std::uint32_t s = 0; s < b.parent.size(); ++s) {
@@ -174,20 +246,15 @@ class Translator {
             }
             return names[r];
         };
-        std::string out = "thread " + name + "\ninitial " + nameOf(initial) + "\n";
-        if (finals != nullptr) {
-            for (const auto& [l, isFinal] : *finals) {
-                if (isFinal) {
-                    out += "final " + l + "\n";
-                }
-            }
+        pb.addThread(name, nameOf(initial), pos);
+        for (const std::string& l : finals) {
+            pb.addFinal(pb.state(l));
         }
         for (const ThreadBuilder::Edge& e : b.edges) {
-            const std::string& from = nameOf(e.from);
-            out += "transition " + from + " " + nameOf(e.to) + " " + e.instr + "\n";
-            transitionPos.push_back(e.pos);
+            const StateId from = pb.state(nameOf(e.from));
+            const StateId to = pb.state(nameOf(e.to));
+            pb.addTransition(from, to, forBuilder(pb, e.instr), e.pos);
         }
-        return out + "end\n\n";
     }
 
     // The initial values `d` may take: its constant, or every value of its
@@ -211,7 +278,7 @@ class Translator {
         return out;
     }
 
-    std::string initThread(std::vector<SourcePos>& transitionPos) const {
+    void initThread(ProgramBuilder& pb) const {
         ThreadBuilder b;
         const std::uint32_t start = b.fresh();
         std::uint32_t at = start;
@@ -222,8 +289,7 @@ class Translator {
             }
             const std::uint32_t next = b.fresh();
             for (std::int64_t x : initialValues(d, quote(d.name), "")) {
-                b.edge(at, next, "write " + std::to_string(x) + " " + std::to_string(v.addr),
-                       d.pos);
+                b.edge(at, next, NamedInstr::write(num(x), num(v.addr)), d.pos);
             }
             at = next;
         }
@@ -231,10 +297,10 @@ class Translator {
         const std::uint32_t fenced = b.fresh();
         const SourcePos pos =
             test_.globals.empty() ? test_.processes.front().pos : test_.globals.front().pos;
-        b.edge(at, fenced, "mfence", pos);
+        b.edge(at, fenced, NamedInstr::plain(InstrKind::Mfence), pos);
         const std::uint32_t done = b.fresh();
-        b.edge(fenced, done, "write 1 " + std::to_string(flag_), pos);
-        return emitThread("init", b, start, nullptr, transitionPos);
+        b.edge(fenced, done, NamedInstr::write(num(1), num(flag_)), pos);
+        emitThread(pb, "init", pos, b, start, {});
     }
 
     // ---- one process
@@ -281,7 +347,7 @@ class Translator {
     }
 
     struct Resolved {
-        std::string addr;              // address expression (prefix)
+        Nodes addr;                    // address expression
         std::vector<std::string> uses; // registers the address reads
         const Var* var = nullptr;      // the variable, when fixed
         bool pointer = false;
@@ -300,14 +366,14 @@ class Translator {
                                     " global variables (pointers reach globals only)");
                 }
                 r.var = &globals_[static_cast<std::size_t>(i)];
-                r.addr = std::to_string(r.var->addr);
+                r.addr = num(r.var->addr);
                 return r;
             }
             if (globals_.empty()) {
                 fail(m.pos, "pointer access, but the test has no global variables");
             }
             r.pointer = true;
-            r.addr = m.ptr.prefix;
+            r.addr = m.ptr.nodes;
             r.uses = names(m.ptr);
             return r;
         }
@@ -315,7 +381,7 @@ class Translator {
             for (const Var& v : globals_) {
                 if (v.decl->name == m.name) {
                     r.var = &v;
-                    r.addr = std::to_string(v.addr);
+                    r.addr = num(v.addr);
                     return r;
                 }
             }
@@ -342,7 +408,7 @@ class Translator {
         for (const Var& v : locals_[owner]) {
             if (v.decl->name == m.name) {
                 r.var = &v;
-                r.addr = std::to_string(v.addr);
+                r.addr = num(v.addr);
                 return r;
             }
         }
@@ -350,27 +416,27 @@ class Translator {
     }
 
     // The condition that `value` fits the domain of the written location.
-    std::optional<std::string> writeDomainCheck(const Resolved& r, const Expr& value) const {
+    std::optional<Nodes> writeDomainCheck(const Resolved& r, const Expr& value) const {
         if (r.var != nullptr) {
             const Domain& d = r.var->decl->domain;
             if (!d.finite || (value.value && d.contains(*value.value))) {
                 return std::nullopt;
             }
             if (value.value) {
-                return std::string("0");
+                return num(0);
             }
-            return inDomain(d, value.prefix);
+            return inDomain(d, value.nodes);
         }
         // Through a pointer: the domain of whichever global it names.
-        std::string cond;
+        Nodes cond;
         for (const Var& v : globals_) {
             const Domain& d = v.decl->domain;
             if (!d.finite || (value.value && d.contains(*value.value))) {
                 continue;
             }
-            const std::string one = "|| != " + r.addr + " " + std::to_string(v.addr) + " " +
-                                    (value.value ? std::string("0") : inDomain(d, value.prefix));
-            cond = cond.empty() ? one : "&& " + cond + " " + one;
+            Nodes one = apply(ExprOp::Or, apply(ExprOp::Ne, r.addr, num(v.addr)),
+                              value.value ? num(0) : inDomain(d, value.nodes));
+            cond = cond.empty() ? std::move(one) : apply(ExprOp::And, std::move(cond), one);
         }
         if (cond.empty()) {
             return std::nullopt;
@@ -378,14 +444,16 @@ class Translator {
         return cond;
     }
 
-    std::string pointerBounds(const Resolved& r) const {
-        return "&& <= 0 " + r.addr + " < " + r.addr + " " + std::to_string(globals_.size());
+    // 0 <= addr && addr < (number of globals)
+    Nodes pointerBounds(const Resolved& r) const {
+        return apply(ExprOp::And, apply(ExprOp::Le, num(0), r.addr),
+                     apply(ExprOp::Lt, r.addr, num(static_cast<std::int64_t>(globals_.size()))));
     }
 
     // check cond from -> to; inside a locked block the failing side unlocks.
-    void check(Ctx& c, std::uint32_t from, std::uint32_t to, const std::string& cond, SourcePos pos,
+    void check(Ctx& c, std::uint32_t from, std::uint32_t to, const Nodes& cond, SourcePos pos,
                const std::vector<std::string>& uses) const {
-        c.b->edge(from, to, "check " + cond, pos, uses);
+        c.b->edge(from, to, NamedInstr::check(cond), pos, uses);
         if (c.inLock) {
             if (c.wroteInLock) {
                 fail(pos, "a statement that can block after a write inside a 'locked' block is "
@@ -394,9 +462,9 @@ class Translator {
             }
             if (!c.escape) {
                 c.escape = c.b->fresh();
-                c.b->edge(*c.escape, c.b->fresh(), "unlock", c.lockPos);
+                c.b->edge(*c.escape, c.b->fresh(), NamedInstr::plain(InstrKind::Unlock), c.lockPos);
             }
-            c.b->edge(from, *c.escape, "check ! " + cond, pos, uses);
+            c.b->edge(from, *c.escape, NamedInstr::check(apply(ExprOp::Not, cond)), pos, uses);
         }
     }
 
@@ -410,14 +478,14 @@ class Translator {
     // write, the value's domain. Returns the state after them.
     std::uint32_t preChecks(Ctx& c, std::uint32_t from, const Resolved& r, const Expr* written,
                             SourcePos pos) const {
-        std::string cond;
+        Nodes cond;
         std::vector<std::string> uses = r.uses;
         if (r.pointer) {
             cond = pointerBounds(r);
         }
         if (written != nullptr) {
-            if (std::optional<std::string> d = writeDomainCheck(r, *written)) {
-                cond = cond.empty() ? *d : "&& " + cond + " " + *d;
+            if (std::optional<Nodes> d = writeDomainCheck(r, *written)) {
+                cond = cond.empty() ? std::move(*d) : apply(ExprOp::And, std::move(cond), *d);
                 uses = join(uses, names(*written));
             }
         }
@@ -455,22 +523,23 @@ class Translator {
             const Decl* d = reg(c, s.reg, s.regPos);
             const bool fits = d->domain.includes(readDomain(r));
             const std::uint32_t next = fits ? to : c.b->fresh();
-            c.b->edge(at, next, "read " + s.reg + " " + r.addr, s.pos, r.uses, s.reg);
+            c.b->edge(at, next, NamedInstr::read(s.reg, r.addr), s.pos, r.uses, s.reg);
             if (!fits) {
-                check(c, next, to, inDomain(d->domain, s.reg), s.pos, {s.reg});
+                check(c, next, to, inDomain(d->domain, regExpr(s.reg)), s.pos, {s.reg});
             }
             return;
         }
         checkRegs(c, s.e1);
         const std::uint32_t next = c.b->fresh();
-        c.b->edge(at, next, "read _t " + r.addr, s.pos, r.uses, "_t");
-        check(c, next, to, "== _t " + s.e1.prefix, s.pos, join({"_t"}, names(s.e1)));
+        c.b->edge(at, next, NamedInstr::read("_t", r.addr), s.pos, r.uses, "_t");
+        check(c, next, to, apply(ExprOp::Eq, regExpr("_t"), s.e1.nodes), s.pos,
+              join({"_t"}, names(s.e1)));
     }
 
     // A write inside a held lock (or a plain one): `write VALUE ADDR`.
     void write(Ctx& c, std::uint32_t from, std::uint32_t to, const Resolved& r, const Expr& value,
                SourcePos pos) const {
-        c.b->edge(from, to, "write " + value.prefix + " " + r.addr, pos,
+        c.b->edge(from, to, NamedInstr::write(value.nodes, r.addr), pos,
                   join(r.uses, names(value)));
         c.wroteInLock = c.inLock;
     }
@@ -485,7 +554,7 @@ class Translator {
         }
         const std::uint32_t held = c.b->fresh();
         const std::uint32_t release = c.b->fresh();
-        c.b->edge(from, held, "lock", pos);
+        c.b->edge(from, held, NamedInstr::plain(InstrKind::Lock), pos);
         c.inLock = true;
         c.lockPos = pos;
         c.wroteInLock = false;
@@ -493,7 +562,7 @@ class Translator {
         c.inLock = false;
         c.escape.reset();
         c.wroteInLock = false;
-        c.b->edge(release, to, "unlock", pos);
+        c.b->edge(release, to, NamedInstr::plain(InstrKind::Unlock), pos);
     }
 
     static bool writesMemory(const std::vector<Stmt>& list) {
@@ -570,7 +639,7 @@ class Translator {
             if (exclusive && b.label[root].empty()) {
                 b.parent[root] = b.find(l);
             } else {
-                b.edge(from, l, "noop", s.labelPos);
+                b.edge(from, l, NamedInstr::plain(InstrKind::Noop), s.labelPos);
             }
             from = l;
             exclusive = true;
@@ -578,10 +647,10 @@ class Translator {
         using K = Stmt::Kind;
         switch (s.kind) {
         case K::Nop:
-            b.edge(from, to, "noop", s.pos);
+            b.edge(from, to, NamedInstr::plain(InstrKind::Noop), s.pos);
             break;
         case K::Fence:
-            b.edge(from, to, "mfence", s.pos);
+            b.edge(from, to, NamedInstr::plain(InstrKind::Mfence), s.pos);
             break;
         case K::Assign: {
             checkRegs(c, s.e1);
@@ -589,15 +658,15 @@ class Translator {
             std::uint32_t at = from;
             if (d->domain.finite && !(s.e1.value && d->domain.contains(*s.e1.value))) {
                 at = b.fresh();
-                check(c, from, at, s.e1.value ? std::string("0") : inDomain(d->domain, s.e1.prefix),
-                      s.pos, names(s.e1));
+                check(c, from, at, s.e1.value ? num(0) : inDomain(d->domain, s.e1.nodes), s.pos,
+                      names(s.e1));
             }
-            b.edge(at, to, "local " + s.reg + " " + s.e1.prefix, s.pos, names(s.e1), s.reg);
+            b.edge(at, to, NamedInstr::local(s.reg, s.e1.nodes), s.pos, names(s.e1), s.reg);
             break;
         }
         case K::Assume:
             checkRegs(c, s.e1);
-            check(c, from, to, s.e1.prefix, s.pos, names(s.e1));
+            check(c, from, to, s.e1.nodes, s.pos, names(s.e1));
             break;
         case K::ReadAssign:
         case K::ReadAssert:
@@ -626,8 +695,9 @@ class Translator {
             locked(c, at, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
                 const std::uint32_t got = b.fresh();
                 const std::uint32_t same = b.fresh();
-                b.edge(f, got, "read _t " + r.addr, s.pos, r.uses, "_t");
-                check(c, got, same, "== _t " + s.e1.prefix, s.pos, join({"_t"}, names(s.e1)));
+                b.edge(f, got, NamedInstr::read("_t", r.addr), s.pos, r.uses, "_t");
+                check(c, got, same, apply(ExprOp::Eq, regExpr("_t"), s.e1.nodes), s.pos,
+                      join({"_t"}, names(s.e1)));
                 write(c, same, t, r, s.e2, s.pos);
             });
             break;
@@ -660,14 +730,14 @@ class Translator {
         case K::If: {
             checkRegs(c, s.e1);
             const std::uint32_t thenAt = b.fresh();
-            check(c, from, thenAt, s.e1.prefix, s.pos, names(s.e1));
+            check(c, from, thenAt, s.e1.nodes, s.pos, names(s.e1));
             seq(c, s.parts[0], thenAt, to, true);
             if (s.parts.size() > 1) {
                 const std::uint32_t elseAt = b.fresh();
-                check(c, from, elseAt, "! " + s.e1.prefix, s.pos, names(s.e1));
+                check(c, from, elseAt, apply(ExprOp::Not, s.e1.nodes), s.pos, names(s.e1));
                 seq(c, s.parts[1], elseAt, to, true);
             } else {
-                check(c, from, to, "! " + s.e1.prefix, s.pos, names(s.e1));
+                check(c, from, to, apply(ExprOp::Not, s.e1.nodes), s.pos, names(s.e1));
             }
             break;
         }
@@ -676,12 +746,12 @@ class Translator {
             std::uint32_t head = from;
             if (!exclusive) {
                 head = b.fresh();
-                b.edge(from, head, "noop", s.pos);
+                b.edge(from, head, NamedInstr::plain(InstrKind::Noop), s.pos);
             }
             const std::uint32_t body = b.fresh();
-            check(c, head, body, s.e1.prefix, s.pos, names(s.e1));
+            check(c, head, body, s.e1.nodes, s.pos, names(s.e1));
             seq(c, s.parts[0], body, head, true);
-            check(c, head, to, "! " + s.e1.prefix, s.pos, names(s.e1));
+            check(c, head, to, apply(ExprOp::Not, s.e1.nodes), s.pos, names(s.e1));
             break;
         }
         case K::Goto: {
@@ -691,7 +761,7 @@ class Translator {
             if (exclusive && b.label[root].empty() && root != b.find(target)) {
                 b.parent[root] = b.find(target);
             } else {
-                b.edge(from, target, "noop", s.pos);
+                b.edge(from, target, NamedInstr::plain(InstrKind::Noop), s.pos);
             }
             break;
         }
@@ -727,8 +797,7 @@ class Translator {
         return live;
     }
 
-    std::string process(std::size_t pid, std::vector<SourcePos>& transitionPos,
-                        std::map<std::string, bool>& finals) {
+    void process(std::size_t pid, ProgramBuilder& pb) {
         const Process& proc = test_.processes[pid];
         ThreadBuilder b;
         Ctx c;
@@ -750,7 +819,7 @@ class Translator {
         const std::uint32_t start = b.fresh();
         std::uint32_t at = start;
         std::vector<ThreadBuilder::Edge> prelude;
-        const auto add = [&](std::uint32_t to, std::string instr, SourcePos pos) {
+        const auto add = [&](std::uint32_t to, NamedInstr instr, SourcePos pos) {
             prelude.push_back({at, to, std::move(instr), pos, {}, {}});
         };
         for (const Decl& d : proc.regs) {
@@ -761,24 +830,25 @@ class Translator {
             for (std::int64_t x : initialValues(d, "register " + quote(d.name),
                                                 " and the register may be read before it is "
                                                 "written")) {
-                add(next, "local " + d.name + " " + std::to_string(x), d.pos);
+                add(next, NamedInstr::local(d.name, num(x)), d.pos);
             }
             at = next;
         }
         if (needInit_) {
             const std::uint32_t got = b.fresh();
-            add(got, "read _t " + std::to_string(flag_), proc.pos);
+            add(got, NamedInstr::read("_t", num(flag_)), proc.pos);
             at = got;
-            add(body, "check == _t 1", proc.pos);
+            add(body, NamedInstr::check(apply(ExprOp::Eq, regExpr("_t"), num(1))), proc.pos);
         } else {
             // The last prelude state is where the body starts.
             b.parent[b.find(at)] = b.find(body);
         }
         b.edges.insert(b.edges.begin(), prelude.begin(), prelude.end());
+        std::set<std::string> finals;
         if (test_.forbidden.size() == 1) {
             const Tok& l = test_.forbidden[0][pid];
             if (l.text != "*") {
-                finals[l.text] = true;
+                finals.insert(l.text);
             }
         }
         for (const auto& tuple : test_.forbidden) {
@@ -787,7 +857,7 @@ class Translator {
                 fail(l.pos, "process " + std::to_string(pid) + " has no label " + quote(l.text));
             }
         }
-        return emitThread("p" + std::to_string(pid), b, start, &finals, transitionPos);
+        emitThread(pb, "p" + std::to_string(pid), proc.pos, b, start, finals);
     }
 
     const Test& test_;
@@ -801,10 +871,13 @@ class Translator {
 
 } // namespace
 
-TranslatedText translateTest(const Test& test, const std::string& file) {
+Translation translateTest(const Test& test, const std::string& file) {
     Translator tr(test, file);
-    TranslatedText out;
-    out.text = tr.run(out.transitionPos, out.threadPos);
+    ProgramBuilder pb(file);
+    tr.run(pb);
+    Translation out;
+    out.program = pb.build();
+    out.header = tr.header();
     out.hasInitThread = tr.hasInitThread();
     out.names.cells = tr.cells();
     return out;

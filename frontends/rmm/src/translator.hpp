@@ -1,25 +1,23 @@
 #pragma once
-// The .rmm translator: a test's syntax tree to a program in tsoreach's own
-// syntax (docs/rmm.md), each thread's automaton built with a union-find over
-// control states.
+// The .rmm translator: a test's syntax tree to a program, built with lang's
+// ProgramBuilder (docs/rmm.md), each thread's automaton built first with a
+// union-find over control states.
 
 #include "syntax.hpp"
 
 #include "tsoreach/frontends/front_end.hpp"
-#include "tsoreach/lang/source.hpp"
+#include "tsoreach/lang/program.hpp"
 
 #include <string>
-#include <vector>
 
 namespace tsoreach::rmm {
 
-struct TranslatedText {
-    // The program in tsoreach's syntax, with the memory layout in comments.
-    std::string text;
-    // The .rmm position of each transition and each thread, in the order
-    // the text declares them.
-    std::vector<SourcePos> transitionPos;
-    std::vector<SourcePos> threadPos;
+struct Translation {
+    // The program; its transitions and threads carry their .rmm positions.
+    Program program;
+    // The comment lines above the program in its text (the source and the
+    // memory layout), ending with an empty line.
+    std::string header;
     // Whether the first thread is the one that initialises memory (then
     // the processes' threads start at 1).
     bool hasInitThread = false;
@@ -29,6 +27,6 @@ struct TranslatedText {
 };
 
 // Throws InputError at what cannot be translated exactly.
-TranslatedText translateTest(const Test& test, const std::string& file);
+Translation translateTest(const Test& test, const std::string& file);
 
 } // namespace tsoreach::rmm

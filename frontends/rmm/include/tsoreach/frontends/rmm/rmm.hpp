@@ -1,8 +1,9 @@
 #pragma once
 // Front end for Memorax's `.rmm` language. A test (forbidden states, shared
-// and process-local data, processes) is translated into tsoreach's own
-// syntax and parsed by the ordinary parser, so every engine sees a normal
-// program. docs/rmm.md documents the translation of each construct; what
+// and process-local data, processes) is translated into a program built
+// with lang's ProgramBuilder, so every engine sees a normal program, whose
+// text (with the memory layout in comments) is what `print` shows.
+// docs/rmm.md documents the translation of each construct; what
 // cannot be translated exactly is an InputError at its position.
 
 #include "tsoreach/frontends/front_end.hpp"
