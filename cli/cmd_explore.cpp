@@ -9,9 +9,10 @@
 namespace tsoreach::cli {
 namespace {
 
-class ExploreCommand final : public Command {
+class ExploreCommand final : public SearchCommand {
   public:
-    explicit ExploreCommand(const engines::Catalog& catalog) : catalog_(catalog) {}
+    explicit ExploreCommand(const engines::Catalog& catalog)
+        : SearchCommand(catalog, engines::Task::Explore) {}
 
     CLI::App* declare(CLI::App& app) override {
         CLI::App* cmd = app.add_subcommand(
@@ -20,32 +21,19 @@ class ExploreCommand final : public Command {
         cmd->footer("Exit codes: 0 every class explored, 3 unknown (a limit, or a program "
                     "the engine does not support), 2 usage or input error.");
         cmd->add_option("FILE", file_, "Program file")->required();
-        addModelOption(cmd, model_, catalog_, engines::Task::Explore, "Memory model");
-        addEngineOption(cmd, engine_, catalog_, engines::Task::Explore, "Exploration engine");
+        declareTarget(cmd, "Memory model", "Exploration engine");
         cmd->add_flag("--print-traces", printTraces_,
                       "Print every complete or blocked execution (small programs)");
-        addCommonOptions(cmd, common_,
-                         {stateUnits(catalog_, engines::Task::Explore),
-                          "Statistics are part of every explore report; accepted for "
-                          "uniformity",
-                          progressEngines(catalog_)});
-        engineOptions_.declare(cmd, catalog_, engines::Task::Explore);
+        declareOptions(cmd, "Statistics are part of every explore report; accepted for uniformity");
         return cmd;
     }
 
-    [[nodiscard]] const std::string& file() const override { return file_; }
-
     int run(Context& ctx) override {
-        ctx.model = model_;
-        const reach::MemoryModel model = *reach::memoryModelFromName(model_);
-        const engines::EngineEntry& engine =
-            findEngine(catalog_, engines::Task::Explore, engine_, model);
-        ctx.engine = std::string(engine.name);
-        engines::Settings settings;
-        settings.options = commonOptions(common_);
+        const reach::MemoryModel model = chosenModel(ctx);
+        const engines::EngineEntry& engine = chosenEngine(ctx, model);
+        engines::Settings settings = commonSettings();
         const Program program = loadProgramFile(file_, ctx.input).program;
-        noteProgress(common_, engine);
-        engineOptions_.apply(settings);
+        completeSettings(settings, engine);
         reach::ExploreOptions o;
         o.limits = settings.options;
         std::string traces;
@@ -70,13 +58,7 @@ class ExploreCommand final : public Command {
     }
 
   private:
-    const engines::Catalog& catalog_;
-    std::string file_;
-    std::string model_{reach::name(reach::kDefaultModel)};
-    std::string engine_; // empty: the preferred one
     bool printTraces_ = false;
-    CommonArgs common_;
-    EngineOptionArgs engineOptions_;
 };
 
 } // namespace

@@ -40,9 +40,10 @@ const engines::EngineEntry& safetyEngine(const engines::Catalog& catalog, const 
     return findEngine(catalog, engines::Task::Reach, name, model);
 }
 
-class FencesCommand final : public Command {
+class FencesCommand final : public SearchCommand {
   public:
-    explicit FencesCommand(const engines::Catalog& catalog) : catalog_(catalog) {}
+    explicit FencesCommand(const engines::Catalog& catalog)
+        : SearchCommand(catalog, engines::Task::Reach) {}
 
     CLI::App* declare(CLI::App& app) override {
         CLI::App* cmd = app.add_subcommand(
@@ -57,11 +58,9 @@ class FencesCommand final : public Command {
                         "unreachable")
             ->check(CLI::IsMember({"robustness", "safety"}))
             ->required();
-        addModelOption(cmd, model_, catalog_, engines::Task::Reach,
-                       "Memory model (robustness: tso only)");
-        addEngineOption(cmd, engine_, catalog_, engines::Task::Reach,
-                        "Safety: the engine that checks each fenced program; cyclic programs "
-                        "skip engines weak on cycles");
+        declareTarget(cmd, "Memory model (robustness: tso only)",
+                      "Safety: the engine that checks each fenced program; cyclic programs "
+                      "skip engines weak on cycles");
         cmd->add_option("--goal", goals_,
                         "Safety: goal THREAD=STATE[,...] (default: final states); several: any "
                         "of them");
@@ -75,27 +74,17 @@ class FencesCommand final : public Command {
                         "Refinement rounds (check, add constraints, re-solve) before 'unknown'")
             ->check(positiveInteger)
             ->capture_default_str();
-        addCommonOptions(cmd, common_,
-                         {stateUnits(catalog_, engines::Task::Reach),
-                          "Statistics are part of every fences report; accepted "
-                          "for uniformity",
-                          progressEngines(catalog_)});
-        engineOptions_.declare(cmd, catalog_, engines::Task::Reach);
+        declareOptions(cmd, "Statistics are part of every fences report; accepted for uniformity");
         return cmd;
     }
 
-    [[nodiscard]] const std::string& file() const override { return file_; }
-
     int run(Context& ctx) override {
-        ctx.model = model_;
-        robustness::FenceOptions options;
-        options.search = commonOptions(common_);
-        LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const reach::MemoryModel model = chosenModel(ctx);
+        engines::Settings settings = commonSettings();
+        const LoadedProgram input = loadProgramFile(file_, ctx.input);
         const Program& program = input.program;
-        const reach::MemoryModel model = *reach::memoryModelFromName(model_);
-        engines::Settings settings;
-        settings.options = options.search;
         engineOptions_.apply(settings);
+        robustness::FenceOptions options;
         options.search = settings.options;
         options.cost =
             cost_ == "loops" ? robustness::FenceCost::Loops : robustness::FenceCost::Uniform;
@@ -157,17 +146,11 @@ class FencesCommand final : public Command {
         }
     }
 
-    const engines::Catalog& catalog_;
-    std::string file_;
     std::string target_;
-    std::string model_{reach::name(reach::kDefaultModel)};
-    std::string engine_; // empty: see safetyEngine
     std::vector<std::string> goals_;
     std::string apply_; // output file; empty: none
     std::string cost_ = "uniform";
     std::size_t maxRounds_ = 64;
-    CommonArgs common_;
-    EngineOptionArgs engineOptions_;
 };
 
 } // namespace

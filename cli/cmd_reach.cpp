@@ -43,16 +43,16 @@ int verdictExit(reach::Verdict v) {
     return exitInternal;
 }
 
-class ReachCommand final : public Command {
+class ReachCommand final : public SearchCommand {
   public:
-    explicit ReachCommand(const engines::Catalog& catalog) : catalog_(catalog) {}
+    explicit ReachCommand(const engines::Catalog& catalog)
+        : SearchCommand(catalog, engines::Task::Reach) {}
 
     CLI::App* declare(CLI::App& app) override {
         CLI::App* cmd = app.add_subcommand("reach", "Decide whether the goal states are reachable");
         cmd->footer(exitCodeHelp);
         cmd->add_option("FILE", file_, "Program file (language of docs/language.md)")->required();
-        addModelOption(cmd, model_, catalog_, engines::Task::Reach, "Memory model");
-        addEngineOption(cmd, engine_, catalog_, engines::Task::Reach, "Engine");
+        declareTarget(cmd, "Memory model", "Engine");
         cmd->add_option("--goal", goals_,
                         "Goal THREAD=STATE[,THREAD=STATE...] instead of the program's final "
                         "states; a thread named twice may be in either state. Given several "
@@ -60,31 +60,21 @@ class ReachCommand final : public Command {
         cmd->add_option("--search", search_, "Search order; bfs gives a shortest trace")
             ->check(CLI::IsMember({"dfs", "bfs"}))
             ->capture_default_str();
-        addCommonOptions(cmd, common_,
-                         {stateUnits(catalog_, engines::Task::Reach),
-                          "Print statistics after the verdict", progressEngines(catalog_)});
-        engineOptions_.declare(cmd, catalog_, engines::Task::Reach);
+        declareOptions(cmd, "Print statistics after the verdict");
         return cmd;
     }
 
-    [[nodiscard]] const std::string& file() const override { return file_; }
-
     int run(Context& ctx) override {
-        ctx.model = model_;
-        RunInfo info;
-        engines::Settings settings;
-        settings.options = commonOptions(common_);
-        LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const reach::MemoryModel model = chosenModel(ctx);
+        engines::Settings settings = commonSettings();
+        const LoadedProgram input = loadProgramFile(file_, ctx.input);
         const Program& program = input.program;
-        const reach::MemoryModel model = *reach::memoryModelFromName(model_);
-        const engines::EngineEntry& entry =
-            findEngine(catalog_, engines::Task::Reach, engine_, model);
+        const engines::EngineEntry& entry = chosenEngine(ctx, model);
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
-        ctx.engine = std::string(engine->name());
         const Goal goal = chooseGoal(program, goals_, file_, input.goal);
-        noteProgress(common_, entry);
         settings.options.search = *reach::searchOrderFromName(search_);
-        engineOptions_.apply(settings);
+        completeSettings(settings, entry);
+        RunInfo info;
         info.command = "reach";
         info.file = file_;
         info.model = model;
@@ -105,14 +95,8 @@ class ReachCommand final : public Command {
     }
 
   private:
-    const engines::Catalog& catalog_;
-    std::string file_;
-    std::string model_{reach::name(reach::kDefaultModel)};
-    std::string engine_; // empty: the preferred one
     std::vector<std::string> goals_;
     std::string search_ = "dfs";
-    CommonArgs common_;
-    EngineOptionArgs engineOptions_;
 };
 
 } // namespace

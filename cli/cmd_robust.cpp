@@ -55,9 +55,10 @@ robustness::RobustVerdict verdictOf(const engines::RobustnessOutcome& outcome) {
     return std::visit([](const auto& r) { return r.verdict; }, outcome);
 }
 
-class RobustCommand final : public Command {
+class RobustCommand final : public SearchCommand {
   public:
-    explicit RobustCommand(const engines::Catalog& catalog) : catalog_(catalog) {}
+    explicit RobustCommand(const engines::Catalog& catalog)
+        : SearchCommand(catalog, engines::Task::Robustness) {}
 
     CLI::App* declare(CLI::App& app) override {
         CLI::App* cmd = app.add_subcommand(
@@ -65,38 +66,26 @@ class RobustCommand final : public Command {
         cmd->footer("Exit codes: 0 robust, 10 not robust (a witness is printed), 3 unknown, "
                     "2 usage or input error, 1 internal error.");
         cmd->add_option("FILE", file_, "Program file")->required();
-        addModelOption(cmd, model_, catalog_, engines::Task::Robustness, "Memory model");
-        addEngineOption(cmd, engine_, catalog_, engines::Task::Robustness, "Engine");
+        declareTarget(cmd, "Memory model", "Engine");
         cmd->add_option("--dot", dot_,
                         "Write the first witness's happens-before graph to FILE (DOT, cycle "
                         "in red)");
         cmd->add_option("--print-attack", printAttack_,
                         "Print the instrumented SC program of the N-th attack (1-based) and exit")
             ->check(positiveInteger);
-        addCommonOptions(cmd, common_,
-                         {stateUnits(catalog_, engines::Task::Robustness),
-                          "Statistics are part of every robust report; accepted for uniformity",
-                          progressEngines(catalog_)});
-        engineOptions_.declare(cmd, catalog_, engines::Task::Robustness);
+        declareOptions(cmd, "Statistics are part of every robust report; accepted for uniformity");
         return cmd;
     }
 
-    [[nodiscard]] const std::string& file() const override { return file_; }
-
     int run(Context& ctx) override {
-        ctx.model = model_;
-        const reach::MemoryModel model = *reach::memoryModelFromName(model_);
-        const engines::EngineEntry& engine =
-            findEngine(catalog_, engines::Task::Robustness, engine_, model);
-        ctx.engine = std::string(engine.name);
-        engines::Settings settings;
-        settings.options = commonOptions(common_);
+        const reach::MemoryModel model = chosenModel(ctx);
+        const engines::EngineEntry& engine = chosenEngine(ctx, model);
+        engines::Settings settings = commonSettings();
         const Program program = loadProgramFile(file_, ctx.input).program;
         if (printAttack_ != 0) {
             return printAttack(program, printAttack_);
         }
-        noteProgress(common_, engine);
-        engineOptions_.apply(settings);
+        completeSettings(settings, engine);
         const auto start = std::chrono::steady_clock::now();
         const engines::RobustnessOutcome outcome = engine.checkRobustness(program, model, settings);
         const double seconds =
@@ -112,14 +101,8 @@ class RobustCommand final : public Command {
     }
 
   private:
-    const engines::Catalog& catalog_;
-    std::string file_;
-    std::string model_{reach::name(reach::kDefaultModel)};
-    std::string engine_; // empty: the preferred one for the model
     std::string dot_;
     std::size_t printAttack_ = 0; // 1-based; 0: none
-    CommonArgs common_;
-    EngineOptionArgs engineOptions_;
 };
 
 } // namespace

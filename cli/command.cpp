@@ -243,4 +243,41 @@ void EngineOptionArgs::apply(engines::Settings& settings) const {
     }
 }
 
+void SearchCommand::declareTarget(CLI::App* cmd, const std::string& modelHelp,
+                                  const std::string& engineWhat) {
+    addModelOption(cmd, model_, catalog_, task_, modelHelp);
+    addEngineOption(cmd, engine_, catalog_, task_, engineWhat);
+}
+
+void SearchCommand::declareOptions(CLI::App* cmd, const std::string& statsHelp) {
+    addCommonOptions(cmd, common_,
+                     {stateUnits(catalog_, task_), statsHelp, progressEngines(catalog_)});
+    engineOptions_.declare(cmd, catalog_, task_);
+}
+
+reach::MemoryModel SearchCommand::chosenModel(Context& ctx) const {
+    ctx.model = model_;
+    return *reach::memoryModelFromName(model_);
+}
+
+const engines::EngineEntry& SearchCommand::chosenEngine(Context& ctx, reach::MemoryModel m,
+                                                        const std::string& fallback) const {
+    const engines::EngineEntry& e =
+        findEngine(catalog_, task_, engine_.empty() ? fallback : engine_, m);
+    ctx.engine = std::string(e.name);
+    return e;
+}
+
+engines::Settings SearchCommand::commonSettings() const {
+    engines::Settings s;
+    s.options = commonOptions(common_);
+    return s;
+}
+
+void SearchCommand::completeSettings(engines::Settings& s,
+                                     const engines::EngineEntry& engine) const {
+    noteProgress(common_, engine);
+    engineOptions_.apply(s);
+}
+
 } // namespace tsoreach::cli

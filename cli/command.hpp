@@ -132,6 +132,40 @@ class Command {
     virtual int run(Context& ctx) = 0;
 };
 
+// What the searching subcommands (reach, robust, fences, explore) share: the
+// file, --model and --engine of one task, the common options and the
+// engines' own options, and the steps that turn them into settings.
+class SearchCommand : public Command {
+  public:
+    [[nodiscard]] const std::string& file() const override { return file_; }
+
+  protected:
+    SearchCommand(const engines::Catalog& catalog, engines::Task task)
+        : catalog_(catalog), task_(task) {}
+    // FILE, --model and --engine.
+    void declareTarget(CLI::App* cmd, const std::string& modelHelp, const std::string& engineWhat);
+    // The common options, then the engine options of the task.
+    void declareOptions(CLI::App* cmd, const std::string& statsHelp);
+    // --model, also named in ctx for the internal-error message.
+    reach::MemoryModel chosenModel(Context& ctx) const;
+    // The catalog's row for --engine (empty: `fallback`, else the preferred).
+    const engines::EngineEntry& chosenEngine(Context& ctx, reach::MemoryModel m,
+                                             const std::string& fallback = "") const;
+    // The settings of the common options: made before the program is
+    // loaded, so that the command's deadline covers loading too.
+    [[nodiscard]] engines::Settings commonSettings() const;
+    // Adds the engine options given, and says if `engine` reports no progress.
+    void completeSettings(engines::Settings& s, const engines::EngineEntry& engine) const;
+
+    const engines::Catalog& catalog_;
+    engines::Task task_;
+    std::string file_;
+    std::string model_{reach::name(reach::kDefaultModel)};
+    std::string engine_; // empty: the preferred one
+    CommonArgs common_;
+    EngineOptionArgs engineOptions_;
+};
+
 std::unique_ptr<Command> reachCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> robustCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> fencesCommand(const engines::Catalog& catalog);
