@@ -40,6 +40,17 @@ const engines::EngineEntry& safetyEngine(const engines::Catalog& catalog, const 
     return findEngine(catalog, engines::Task::Reach, name, model);
 }
 
+// The models whose stores wait in buffers, for a message.
+std::string bufferedModels() {
+    std::string out;
+    for (const reach::ModelInfo& m : reach::memoryModels()) {
+        if (m.buffers != reach::BufferKind::None) {
+            out += std::string(out.empty() ? "" : ", ") + std::string(m.name);
+        }
+    }
+    return out;
+}
+
 class FencesCommand final : public SearchCommand {
   public:
     explicit FencesCommand(const engines::Catalog& catalog)
@@ -108,9 +119,10 @@ class FencesCommand final : public SearchCommand {
                                              Context& ctx,
                                              const robustness::FenceOptions& options) {
         if (model != robustness::kRobustnessFencesModel) {
-            throw UsageError("--target robustness supports --model tso only: the PSO robustness "
-                             "check (robust --model pso) does not yield the attacks the fence "
-                             "synthesis needs yet (use --target safety --model pso)");
+            throw UsageError("--target robustness supports --model " +
+                             std::string(reach::name(robustness::kRobustnessFencesModel)) +
+                             " only: its constraints come from the attacks' witnesses, which "
+                             "other models do not have yet (use --target safety)");
         }
         if (!goals_.empty() || !engine_.empty()) {
             throw UsageError("--goal and --engine apply to --target safety only");
@@ -125,8 +137,8 @@ class FencesCommand final : public SearchCommand {
     robustness::FenceResult safetyFences(const LoadedProgram& input, reach::MemoryModel model,
                                          Context& ctx, const robustness::FenceOptions& options) {
         if (reach::modelInfo(model).buffers == reach::BufferKind::None) {
-            throw UsageError("--target safety needs --model tso or pso: under SC fences "
-                             "change nothing");
+            throw UsageError("--target safety needs a model with store buffers (" +
+                             bufferedModels() + "): without them fences change nothing");
         }
         const engines::EngineEntry& entry = safetyEngine(catalog_, engine_, input.program, model);
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);

@@ -1,5 +1,5 @@
 // The subcommands that run no search: replay (check a trace), print (the
-// canonical form of a program) and instrument (the lazy engine's extension
+// canonical form of a program) and instrument (the buffering extension
 // of a program by one path).
 
 #include "command.hpp"
@@ -97,8 +97,7 @@ class InstrumentCommand final : public Command {
   public:
     CLI::App* declare(CLI::App& app) override {
         CLI::App* cmd = app.add_subcommand(
-            "instrument",
-            "Print the buffering extension R (+) sigma of the lazy engine for one path");
+            "instrument", "Print the buffering extension R (+) sigma (paper 004) for one path");
         cmd->add_option("FILE", file_, "Program file")->required();
         cmd->add_option("--path", path_,
                         "The path sigma as source lines of its transitions, in order: a store "
