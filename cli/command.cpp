@@ -111,6 +111,15 @@ Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
     return *goal;
 }
 
+namespace {
+
+// How the common options read on one subcommand.
+struct CommonHelp {
+    std::string maxStates;       // what a state is for this subcommand (stateUnits)
+    std::string stats;           // what --stats adds
+    std::string progressEngines; // the catalog's engines that report progress
+};
+
 std::string stateUnits(const engines::Catalog& catalog, engines::Task task) {
     std::string out = "stored states";
     for (const engines::EngineEntry& e : catalog.entries()) {
@@ -166,12 +175,6 @@ reach::Options commonOptions(const CommonArgs& a) {
     return o;
 }
 
-void noteProgress(const CommonArgs& a, const engines::EngineEntry& engine) {
-    if (a.progress && !engine.reportsProgress) {
-        std::cerr << "progress: engine '" << engine.name << "' reports none\n";
-    }
-}
-
 void addModelOption(CLI::App* cmd, std::string& model, const engines::Catalog& catalog,
                     engines::Task task, const std::string& help) {
     std::vector<std::string> choices;
@@ -188,6 +191,14 @@ void addEngineOption(CLI::App* cmd, std::string& engine, const engines::Catalog&
     cmd->add_option("--engine", engine,
                     what +
                         " (default: the first listed for the model): " + catalog.engineHelp(task));
+}
+
+} // namespace
+
+void noteProgress(const CommonArgs& a, const engines::EngineEntry& engine) {
+    if (a.progress && !engine.reportsProgress) {
+        std::cerr << "progress: engine '" << engine.name << "' reports none\n";
+    }
 }
 
 const engines::EngineEntry& findEngine(const engines::Catalog& catalog, engines::Task task,

@@ -68,33 +68,8 @@ struct CommonArgs {
     bool progress = false;
 };
 
-// How the common options read on one subcommand.
-struct CommonHelp {
-    std::string maxStates;       // what a state is for this subcommand (stateUnits)
-    std::string stats;           // what --stats adds
-    std::string progressEngines; // the catalog's engines that report progress
-};
-
-// What --max-states counts for the engines of a task, for the help.
-std::string stateUnits(const engines::Catalog& catalog, engines::Task task);
-// The names of the catalog's engines that report progress, for the help.
-std::string progressEngines(const engines::Catalog& catalog);
-
-void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help);
-
-// The search options the common ones give: the command's stop condition
-// (made once, where the command starts: its deadline and memory limit hold
-// for every search and static pass of the command), the state limit, jobs
-// and the progress printer.
-reach::Options commonOptions(const CommonArgs& a);
 // With --progress, says on stderr when the chosen engine reports none.
 void noteProgress(const CommonArgs& a, const engines::EngineEntry& engine);
-
-// --model with the models of `task`, and --engine with its engines.
-void addModelOption(CLI::App* cmd, std::string& model, const engines::Catalog& catalog,
-                    engines::Task task, const std::string& help);
-void addEngineOption(CLI::App* cmd, std::string& engine, const engines::Catalog& catalog,
-                     engines::Task task, const std::string& what);
 
 // The catalog's engine for a task, a model and --engine (empty: the
 // preferred one); a missing one is a usage error.

@@ -78,16 +78,6 @@ std::vector<MemoryModel> Catalog::models(Task t) const {
     return out;
 }
 
-std::vector<std::string> Catalog::names(Task t) const {
-    std::vector<std::string> out;
-    for (const EngineEntry& e : entries_) {
-        if (!e.models(t).empty()) {
-            out.emplace_back(e.name);
-        }
-    }
-    return out;
-}
-
 std::string Catalog::engineHelp(Task t) const {
     std::string out;
     for (MemoryModel m : models(t)) {

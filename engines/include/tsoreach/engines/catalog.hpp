@@ -122,8 +122,6 @@ class Catalog {
     [[nodiscard]] const EngineEntry& find(Task t, std::string_view name, MemoryModel m) const;
     // The models some engine does `t` for, in the order of the model table.
     [[nodiscard]] std::vector<MemoryModel> models(Task t) const;
-    // The names of the engines that do `t` under some model.
-    [[nodiscard]] std::vector<std::string> names(Task t) const;
     // For --engine's help: the engines of each model, preferred first.
     [[nodiscard]] std::string engineHelp(Task t) const;
     // The engine options of the rows that do `t`, each flag once (the first
