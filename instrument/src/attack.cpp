@@ -140,6 +140,9 @@ class AttackWriter {
     // The scratch register's test against v.
     Instr scratchIs(Value v) { return Instr::check(eq(reg(scratch_), num(v))); }
 
+    // Set once the attack load has executed: every hb mark comes after it.
+    Value loadedCell() const { return base_ + 3 * static_cast<Value>(addrs_.size()); }
+
     Value shadow(Shadow kind, Value addr) const {
         const auto i = static_cast<Value>(std::lower_bound(addrs_.begin(), addrs_.end(), addr) -
                                           addrs_.begin());
@@ -202,7 +205,9 @@ class AttackWriter {
                 // helpers only as a whole (see blockCopy).
                 chain(from, to, {instr, local(inBlock_, 1)}, 0, {id, false});
             } else if (!attacker && tr.instr.kind == InstrKind::Unlock) {
-                chain(from, to, {instr, local(inBlock_, 0)}, 0, {id, false});
+                // Cleared before the lock is free, so that no other thread
+                // moves between the two steps (one interleaving point less).
+                chain(from, to, {local(inBlock_, 0), instr}, 1, {id, false});
             } else {
                 edge(from, to, instr, {id, false});
             }
@@ -283,7 +288,7 @@ class AttackWriter {
             // The attack load reads memory (W4) and ends the attacker.
             chain(at, from, "prefinal",
                   {read(scratch_, shadow(IsBuf, a)), scratchIs(0), read(reg, a),
-                   write(hbRead, shadow(Hb, a))},
+                   write(hbRead, shadow(Hb, a)), write(1, loadedCell())},
                   2, {id, true});
         }
     }
@@ -356,7 +361,12 @@ class AttackWriter {
             const Instr instr = b_.copy(p_, tr);
             switch (tr.instr.kind) {
             case InstrKind::Lock:
-                chain(name("o|", tr.from), to, {instr, local(conflict_, 0)}, 0, {id, false});
+                // Before the attack load there is no mark to conflict with,
+                // so the guess could only get the thread stuck: not taken.
+                chain(name("o|", tr.from), to,
+                      {instr, read(scratch_, loadedCell()), Instr::check(ne(reg(scratch_), num(0))),
+                       local(conflict_, 0)},
+                      0, {id, false});
                 break;
             case InstrKind::Unlock:
                 chain(from, name("h|", tr.to), {Instr::check(eq(reg(conflict_), num(1))), instr}, 1,
