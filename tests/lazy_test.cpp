@@ -93,6 +93,31 @@ transition d e check == r 0 end)");
     EXPECT_EQ(r.stats.loop->extensions, 0U);
 }
 
+// A thread that stops holding the lock freezes the others' buffers: t1
+// reads x = 0 after t0 went past its store of x, which SC cannot do. The
+// program is robust (nothing conflicts with t0's load), so robustness alone
+// would prove the goal unreachable: with the lock held at the goal the
+// explicit engine must answer instead. Goals that leave t1 unnamed may have
+// the lock held too.
+TEST(Lazy, LockHeldAtTheGoalFreezesBuffers) {
+    const Program p = test::parse(R"(thread t0 initial a final d
+transition a b write 1 0 transition b c read r 1 transition c d check == r 0 end
+thread t1 initial a final c
+transition a b lock transition b c read s 0 transition c d check == s 0
+transition d e unlock end)");
+    const Goal held = *defaultGoal(p);
+    EXPECT_EQ(lazyRun(p, held).verdict, reach::Verdict::Reachable);
+    Goal held2(p);
+    held2.accept(ThreadId(0), findState(p.threads[0], "d"));
+    held2.accept(ThreadId(1), findState(p.threads[1], "d"));
+    EXPECT_EQ(lazyRun(p, held2).verdict, reach::Verdict::Reachable);
+    // With t1 past its unlock, SC reaches it (t1 first).
+    Goal free(p);
+    free.accept(ThreadId(0), findState(p.threads[0], "d"));
+    free.accept(ThreadId(1), findState(p.threads[1], "e"));
+    EXPECT_EQ(lazyRun(p, free).verdict, reach::Verdict::Reachable);
+}
+
 TEST(Lazy, InvalidPathsAreRefused) {
     const Program p = test::parse(R"(thread t initial a
 transition a b write 1 0 transition b c mfence transition c d read r 1

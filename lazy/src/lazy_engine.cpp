@@ -1,5 +1,7 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 
+#include "tsoreach/lang/control_flow.hpp"
+
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/value_sets.hpp"
 #include "tsoreach/reach/explicit.hpp"
@@ -293,16 +295,34 @@ class LazyLoop {
     }
 
     // A goal counts as reached when its control states are, whatever the
-    // buffers hold (language.md). Without locks buffers can always be
-    // flushed, so this is reachability with empty buffers, which is what
-    // robustness speaks about (Lemma 5). A thread that stops holding the
-    // lock freezes the other threads' buffers, and then a robust R can
-    // reach under TSO a goal that SC cannot: so with locks, a negative
-    // answer is left to the explicit engine (positive ones are replayed
-    // traces, sound either way).
-    bool hasLock() const {
-        return std::any_of(program_.transitions.begin(), program_.transitions.end(),
-                           [](const Transition& tr) { return tr.instr.kind == InstrKind::Lock; });
+    // buffers hold (language.md). While no thread holds the lock, buffers
+    // can always be flushed, so this is reachability with empty buffers,
+    // which is what robustness speaks about (Lemma 5). A thread that stops
+    // holding the lock freezes the other threads' buffers, and then a robust
+    // R can reach under TSO a goal that SC cannot: so when some goal
+    // configuration may have the lock held, a negative answer is left to
+    // the explicit engine (positive ones are replayed traces, sound either
+    // way).
+    bool lockMayBeHeldAtGoal() const {
+        const std::vector<std::vector<bool>> held = statesMayHoldLock(program_);
+        for (std::size_t i = 0; i < goal_.termCount(); ++i) {
+            for (std::size_t k = 0; k < program_.threads.size(); ++k) {
+                const ThreadId t(static_cast<std::uint32_t>(k));
+                const std::vector<bool>& h = held[k];
+                if (std::none_of(h.begin(), h.end(), [](bool b) { return b; })) {
+                    continue; // t never holds the lock
+                }
+                if (!goal_.termConstrains(i, t)) {
+                    return true; // t may be anywhere, holding the lock too
+                }
+                for (StateId s : goal_.termAcceptedStates(i, t)) {
+                    if (h[s.index()]) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     // The explicit engine decides with the rest of the budget; `why`
@@ -513,8 +533,8 @@ class LazyLoop {
         case OracleEnd::Robust:
             // Reach_SC(R) = Reach_TSO(R) = Reach_TSO(P) on the original
             // registers, memory and control states (Lemmas 1 and 5).
-            if (hasLock()) {
-                return answerByExplicit("explicit engine (locks): ");
+            if (lockMayBeHeldAtGoal()) {
+                return answerByExplicit("explicit engine (lock held at the goal): ");
             }
             return finish(reach::Verdict::Unreachable, "");
         case OracleEnd::Limit: {
