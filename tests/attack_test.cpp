@@ -157,6 +157,70 @@ TEST(Attacks, AgreeWithTheBruteForceOracle) {
     EXPECT_GE(nonRobust, 10);
 }
 
+// One search for all the attacks of a thread (AttackFamily) answers whether
+// any of them is feasible.
+TEST(Attacks, FamilyIsFeasibleIffOneOfItsAttacksIs) {
+    auto feasible = [](const instrument::AttackProgram& a) {
+        reach::Options o;
+        o.maxStates = 10000;
+        const reach::Result r =
+            reach::runChecked(*engines::makeReachEngine("explicit", reach::MemoryModel::SC),
+                              a.program, *defaultGoal(a.program), o);
+        return r.verdict == reach::Verdict::Unknown ? std::optional<bool>()
+                                                    : r.verdict == reach::Verdict::Reachable;
+    };
+    int families = 0;
+    int feasibleFamilies = 0;
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+        const std::string text =
+            seed % 2 == 0 ? test::randomAcyclicProgram(seed) : test::randomShapesProgram(seed);
+        const Program p = parseProgram(text, "seed" + std::to_string(seed));
+        const AddressSets sets = accessedAddresses(p);
+        try {
+            instrument::checkSupported(p, sets);
+        } catch (const instrument::UnsupportedProgram&) {
+            continue;
+        }
+        const std::vector<instrument::Attack> attacks = instrument::candidateAttacks(p);
+        if (attacks.size() > 24) {
+            continue; // keeps the test fast
+        }
+        for (std::size_t t = 0; t < p.threads.size(); ++t) {
+            instrument::AttackFamily f{ThreadId(static_cast<std::uint32_t>(t)), {}, {}};
+            bool anyFeasible = false;
+            bool anyUnknown = false;
+            for (const instrument::Attack& a : attacks) {
+                if (a.thread != f.thread) {
+                    continue;
+                }
+                f.stores.push_back(a.store);
+                f.loads.push_back(a.load);
+                const std::optional<bool> one = feasible(instrument::attackProgram(p, a, sets));
+                anyFeasible = anyFeasible || one == true;
+                anyUnknown = anyUnknown || !one;
+            }
+            if (f.stores.size() < 2 || (anyUnknown && !anyFeasible)) {
+                continue;
+            }
+            std::sort(f.stores.begin(), f.stores.end());
+            f.stores.erase(std::unique(f.stores.begin(), f.stores.end()), f.stores.end());
+            std::sort(f.loads.begin(), f.loads.end());
+            f.loads.erase(std::unique(f.loads.begin(), f.loads.end()), f.loads.end());
+            const std::optional<bool> whole = feasible(instrument::attackProgram(p, f, sets));
+            if (!whole) {
+                continue;
+            }
+            ++families;
+            feasibleFamilies += *whole ? 1 : 0;
+            EXPECT_EQ(*whole, anyFeasible) << "seed " << seed << " thread " << t << "\n" << text;
+        }
+    }
+    std::cout << "[ attacks ] " << families << " families compared, " << feasibleFamilies
+              << " feasible\n";
+    EXPECT_GE(families, 100);
+    EXPECT_GE(feasibleFamilies, 20);
+}
+
 TEST(Attacks, StoreBufferingWitnessHasTheDekkerCycle) {
     Program p =
         test::parse(R"(thread t0 initial a transition a b write 1 0 transition b c read r 1 end

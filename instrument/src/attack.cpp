@@ -52,9 +52,9 @@ void distancesFrom(const FenceFreeGraph& g, StateId from, std::vector<std::int64
 // has a constant address.
 class AttackWriter {
   public:
-    AttackWriter(const Program& p, const Attack& attack, const AddressSets& sets,
+    AttackWriter(const Program& p, AttackFamily attack, const AddressSets& sets,
                  const StopCondition& stop)
-        : p_(p), attack_(attack), sets_(sets), b_("attack", stop), poll_(stop) {
+        : p_(p), attack_(std::move(attack)), sets_(sets), b_("attack", stop), poll_(stop) {
         checkSupported(p, sets);
         addrs_ = sets_.all.values;
         // Shadow cells live above every address of the program.
@@ -80,6 +80,7 @@ class AttackWriter {
     }
 
     AttackProgram run() {
+        storeAddrs_ = storeAddrs();
         for (std::size_t i = 0; i < p_.threads.size(); ++i) {
             thread(ThreadId(static_cast<std::uint32_t>(i)));
         }
@@ -219,18 +220,40 @@ class AttackWriter {
         }
     }
 
-    template <class Name> void attackerCopy(const Thread& t, Name&& name) {
-        const Transition& w = p_.transition(attack_.store);
-        const Expr value = b_.copy(p_, t, w.instr.value);
-        // Becoming the attacker: w's store goes to the buffer, not memory. A
-        // computed address is remembered for the success test.
-        for (const Target& at : targets(w)) {
-            std::vector<Instr> steps{Instr::write(value, num(shadow(Buf, at.addr))),
-                                     write(1, shadow(IsBuf, at.addr))};
-            if (computed(w)) {
-                steps.push_back(local(storeAddr_, at.addr));
+    // Every address a store that may start the attack can write, sorted.
+    std::vector<Value> storeAddrs() const {
+        std::vector<Value> addrs;
+        for (TransitionId store : attack_.stores) {
+            const Transition& w = p_.transition(store);
+            if (std::optional<Value> a = constantValue(p_.expr(w.instr.addr))) {
+                addrs.push_back(*a);
+            } else {
+                const std::vector<Value>& vs = sets_.byTransition[index(w)].values;
+                addrs.insert(addrs.end(), vs.begin(), vs.end());
             }
-            chain(at, name("o|", w.from), name("a|", w.to), steps, 0, {attack_.store, true});
+        }
+        std::sort(addrs.begin(), addrs.end());
+        addrs.erase(std::unique(addrs.begin(), addrs.end()), addrs.end());
+        return addrs;
+    }
+
+    // The success test needs the address of the store that started the
+    // attack when there are several.
+    bool recordsStoreAddr() const { return storeAddrs_.size() > 1; }
+
+    template <class Name> void attackerCopy(const Thread& t, Name&& name) {
+        for (TransitionId store : attack_.stores) {
+            const Transition& w = p_.transition(store);
+            const Expr value = b_.copy(p_, t, w.instr.value);
+            // Becoming the attacker: w's store goes to the buffer, not memory.
+            for (const Target& at : targets(w)) {
+                std::vector<Instr> steps{Instr::write(value, num(shadow(Buf, at.addr))),
+                                         write(1, shadow(IsBuf, at.addr))};
+                if (recordsStoreAddr()) {
+                    steps.push_back(local(storeAddr_, at.addr));
+                }
+                chain(at, name("o|", w.from), name("a|", w.to), steps, 0, {store, true});
+            }
         }
         for (TransitionId id : t.transitions) {
             const Transition& tr = p_.transition(id);
@@ -264,12 +287,12 @@ class AttackWriter {
         // Success: something hb-after the load touched w's address, so w's
         // late flush closes a happens-before cycle; once no locked block is
         // open, so that the late flushes can run.
-        for (const Target& at : targets(w)) {
+        for (Value a : storeAddrs_) {
             std::vector<Instr> steps{
-                read(scratch_, shadow(Hb, at.addr)), Instr::check(ne(reg(scratch_), num(0))),
+                read(scratch_, shadow(Hb, a)), Instr::check(ne(reg(scratch_), num(0))),
                 Instr::plain(InstrKind::Lock), Instr::plain(InstrKind::Unlock)};
-            if (computed(w)) {
-                steps.insert(steps.begin(), Instr::check(eq(reg(storeAddr_), num(at.addr))));
+            if (recordsStoreAddr()) {
+                steps.insert(steps.begin(), Instr::check(eq(reg(storeAddr_), num(a))));
             }
             chain("prefinal", "success", steps);
         }
@@ -284,7 +307,7 @@ class AttackWriter {
         chain(at, from, test, {read(scratch_, shadow(IsBuf, a))});
         chain(test, to, {scratchIs(1), read(reg, shadow(Buf, a))}, 1, {id, true});
         chain(test, to, {scratchIs(0), read(reg, a)}, 1, {id, true});
-        if (id == attack_.load) {
+        if (std::find(attack_.loads.begin(), attack_.loads.end(), id) != attack_.loads.end()) {
             // The attack load reads memory (W4) and ends the attacker.
             chain(at, from, "prefinal",
                   {read(scratch_, shadow(IsBuf, a)), scratchIs(0), read(reg, a),
@@ -427,7 +450,8 @@ class AttackWriter {
     }
 
     const Program& p_;
-    Attack attack_;
+    AttackFamily attack_;
+    std::vector<Value> storeAddrs_; // what the stores of attack_ may write
     const AddressSets& sets_;
     ProgramBuilder b_;
     StopPoll poll_;
@@ -480,14 +504,27 @@ std::vector<Attack> candidateAttacks(const Program& p, const StopCondition& stop
     return out;
 }
 
+namespace {
+
+AttackFamily single(const Attack& attack) {
+    return {attack.thread, {attack.store}, {attack.load}};
+}
+
+} // namespace
+
 AttackProgram attackProgram(const Program& p, const Attack& attack) {
     const AddressSets sets = accessedAddresses(p);
-    return AttackWriter(p, attack, sets, StopCondition()).run();
+    return AttackWriter(p, single(attack), sets, StopCondition()).run();
 }
 
 AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets,
                             const StopCondition& stop) {
-    return AttackWriter(p, attack, sets, stop).run();
+    return AttackWriter(p, single(attack), sets, stop).run();
+}
+
+AttackProgram attackProgram(const Program& p, const AttackFamily& family, const AddressSets& sets,
+                            const StopCondition& stop) {
+    return AttackWriter(p, family, sets, stop).run();
 }
 
 void checkSupported(const Program& p, const AddressSets& sets) {

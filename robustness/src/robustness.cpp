@@ -80,6 +80,99 @@ std::string describe(const Program& p, const reach::Trace& t) {
     return out;
 }
 
+// Decides one instrumented program: depth-first, then (Auto, when the
+// budget did not decide) breadth-first; counts queries and states.
+reach::Result searchAttack(const Program& attack, reach::Options mine, AttackSearch search,
+                           const reach::Options& options, const std::atomic<bool>& cancelled,
+                           std::atomic<std::uint64_t>& queries,
+                           std::atomic<std::uint64_t>& states) {
+    auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
+    const Goal goal = *defaultGoal(attack);
+    reach::Result res;
+    bool decided = false;
+    if (search != AttackSearch::Bfs) {
+        mine.search = reach::SearchOrder::Dfs;
+        const bool budget = search == AttackSearch::Auto &&
+                            (options.maxStates == 0 || options.maxStates > kAutoDfsStates);
+        if (budget) {
+            mine.maxStates = kAutoDfsStates;
+        }
+        res = reach::runChecked(*engine, attack, goal, mine);
+        ++queries;
+        states += res.stats.states;
+        // Undecided within the budget only: try breadth-first.
+        decided = !(budget && res.verdict == reach::Verdict::Unknown &&
+                    res.stats.states >= kAutoDfsStates && !cancelled);
+    }
+    if (!decided) {
+        mine.search = reach::SearchOrder::Bfs;
+        mine.maxStates = options.maxStates;
+        res = reach::runChecked(*engine, attack, goal, mine);
+        ++queries;
+        states += res.stats.states;
+    }
+    return res;
+}
+
+// The attacks of each thread that the filter leaves, as one family (threads
+// with fewer than two such attacks have none: one search each anyway).
+std::vector<instrument::AttackFamily> families(const Program& p,
+                                               const std::vector<instrument::Attack>& attacks,
+                                               const instrument::FeasibilityFilter& filter) {
+    std::vector<instrument::AttackFamily> out;
+    std::vector<std::size_t> count(p.threads.size(), 0);
+    std::vector<instrument::AttackFamily> byThread(p.threads.size());
+    auto addOnce = [](std::vector<TransitionId>& v, TransitionId id) {
+        if (std::find(v.begin(), v.end(), id) == v.end()) {
+            v.push_back(id);
+        }
+    };
+    for (const instrument::Attack& a : attacks) {
+        if (!filter.mayBeFeasible(a)) {
+            continue;
+        }
+        instrument::AttackFamily& f = byThread[a.thread.index()];
+        f.thread = a.thread;
+        addOnce(f.stores, a.store);
+        addOnce(f.loads, a.load);
+        ++count[a.thread.index()];
+    }
+    for (std::size_t t = 0; t < byThread.size(); ++t) {
+        if (count[t] >= 2) {
+            out.push_back(std::move(byThread[t]));
+        }
+    }
+    return out;
+}
+
+// Runs `work` on `threads` threads (this one included) and rethrows the
+// first exception one of them raised.
+template <class Work> void onThreads(std::size_t threads, Work&& work) {
+    std::mutex errorLock;
+    std::exception_ptr error;
+    auto guarded = [&]() {
+        try {
+            work();
+        } catch (...) {
+            const std::lock_guard<std::mutex> guard(errorLock);
+            if (!error) {
+                error = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t k = 1; k < threads; ++k) {
+        pool.emplace_back(guarded);
+    }
+    guarded();
+    for (std::thread& t : pool) {
+        t.join();
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
 } // namespace
 
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
@@ -141,6 +234,39 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
     }
     std::atomic<std::uint64_t> queries{0};
     std::atomic<std::uint64_t> states{0};
+    // min in size_t first: narrowing n could wrap with 2^32 attacks.
+    const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n));
+
+    // First one search per thread for all its attacks (AttackFamily): when
+    // its goal is unreachable, none of them is feasible. Robust programs,
+    // where every attack must be searched to the end, need a search per
+    // thread instead of one per attack. Otherwise the attacks are searched
+    // one by one, as if this had not happened, so the witnesses found do not
+    // change.
+    const std::vector<instrument::AttackFamily> fams = families(p, attacks, filter);
+    std::vector<std::atomic<bool>> infeasible(p.threads.size());
+    std::atomic<std::size_t> nextFamily{0};
+    const std::atomic<bool> never{false};
+    onThreads(std::min(threads, std::max<std::size_t>(1, fams.size())), [&]() {
+        StopPoll poll(options.stop);
+        for (std::size_t k = nextFamily++; k < fams.size(); k = nextFamily++) {
+            if (poll.reason()) {
+                return; // the attacks then end undecided
+            }
+            try {
+                const instrument::AttackProgram instrumented =
+                    instrument::attackProgram(p, fams[k], sets, options.stop);
+                const reach::Result res = searchAttack(instrumented.program, options, search,
+                                                       options, never, queries, states);
+                if (res.verdict == reach::Verdict::Unreachable) {
+                    infeasible[fams[k].thread.index()] = true;
+                }
+            } catch (const Stopped&) {
+                return;
+            }
+        }
+    });
+
     std::mutex errorLock;
     std::exception_ptr error;
     auto work = [&]() {
@@ -156,6 +282,9 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                 if (!filter.mayBeFeasible(attacks[i])) {
                     continue; // infeasible without search (decided: no witness)
                 }
+                if (infeasible[attacks[i].thread.index()]) {
+                    continue; // its thread's family search found no witness
+                }
                 if (std::optional<std::string> why = poll.reason()) {
                     outcomes[i].unknown = *why;
                     continue;
@@ -169,33 +298,8 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
                     outcomes[i].unknown = e.what();
                     continue;
                 }
-                auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
-                const Program* attack = &instrumented->program;
-                const Goal goal = *defaultGoal(*attack);
-                reach::Result res;
-                bool decided = false;
-                if (search != AttackSearch::Bfs) {
-                    mine.search = reach::SearchOrder::Dfs;
-                    const bool budget =
-                        search == AttackSearch::Auto &&
-                        (options.maxStates == 0 || options.maxStates > kAutoDfsStates);
-                    if (budget) {
-                        mine.maxStates = kAutoDfsStates;
-                    }
-                    res = reach::runChecked(*engine, *attack, goal, mine);
-                    ++queries;
-                    states += res.stats.states;
-                    // Undecided within the budget only: try breadth-first.
-                    decided = !(budget && res.verdict == reach::Verdict::Unknown &&
-                                res.stats.states >= kAutoDfsStates && !cancel[i]);
-                }
-                if (!decided) {
-                    mine.search = reach::SearchOrder::Bfs;
-                    mine.maxStates = options.maxStates;
-                    res = reach::runChecked(*engine, *attack, goal, mine);
-                    ++queries;
-                    states += res.stats.states;
-                }
+                const reach::Result res = searchAttack(instrumented->program, mine, search, options,
+                                                       cancel[i], queries, states);
                 if (res.verdict == reach::Verdict::Reachable) {
                     Witness w;
                     w.attack = attacks[i];
@@ -229,9 +333,6 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
             next = n; // stop the others
         }
     };
-    // min in size_t first: narrowing n could wrap with 2^32 attacks.
-    const auto threads =
-        static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(jobs, n)));
     std::vector<std::thread> pool;
     for (unsigned k = 1; k < threads; ++k) {
         pool.emplace_back(work);

@@ -59,6 +59,24 @@ AttackProgram attackProgram(const Program& p, const Attack& attack);
 AttackProgram attackProgram(const Program& p, const Attack& attack, const AddressSets& sets,
                             const StopCondition& stop = StopCondition());
 
+// Several attacks of one thread in one program: the attacker may delay any
+// of `stores` first and end at any of `loads`. Its goal is SC-reachable iff
+// the goal of attackProgram(p, {thread, w, l}) is for some w of `stores` and
+// l of `loads`: the attacker copy is entered once, by the delay of some w
+// (whose address a register records), and left once, to "prefinal", by
+// some l; a run uses one of each and the other entry and exit edges not at
+// all, so it is a run of the program of (w, l), and every run of that
+// program is one of this. A robustness check decides every attack of a
+// thread with one search when none is feasible.
+struct AttackFamily {
+    ThreadId thread;
+    std::vector<TransitionId> stores;
+    std::vector<TransitionId> loads;
+};
+
+AttackProgram attackProgram(const Program& p, const AttackFamily& family, const AddressSets& sets,
+                            const StopCondition& stop = StopCondition());
+
 // Throws UnsupportedProgram if no attack of `p` can be instrumented.
 void checkSupported(const Program& p, const AddressSets& sets);
 
