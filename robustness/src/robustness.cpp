@@ -80,71 +80,6 @@ std::string describe(const Program& p, const reach::Trace& t) {
     return out;
 }
 
-// Decides one instrumented program: depth-first, then (Auto, when the
-// budget did not decide) breadth-first; counts queries and states.
-reach::Result searchAttack(const Program& attack, reach::Options mine, AttackSearch search,
-                           const reach::Options& options, const std::atomic<bool>& cancelled,
-                           std::atomic<std::uint64_t>& queries,
-                           std::atomic<std::uint64_t>& states) {
-    auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
-    const Goal goal = *defaultGoal(attack);
-    reach::Result res;
-    bool decided = false;
-    if (search != AttackSearch::Bfs) {
-        mine.search = reach::SearchOrder::Dfs;
-        const bool budget = search == AttackSearch::Auto &&
-                            (options.maxStates == 0 || options.maxStates > kAutoDfsStates);
-        if (budget) {
-            mine.maxStates = kAutoDfsStates;
-        }
-        res = reach::runChecked(*engine, attack, goal, mine);
-        ++queries;
-        states += res.stats.states;
-        // Undecided within the budget only: try breadth-first.
-        decided = !(budget && res.verdict == reach::Verdict::Unknown &&
-                    res.stats.states >= kAutoDfsStates && !cancelled);
-    }
-    if (!decided) {
-        mine.search = reach::SearchOrder::Bfs;
-        mine.maxStates = options.maxStates;
-        res = reach::runChecked(*engine, attack, goal, mine);
-        ++queries;
-        states += res.stats.states;
-    }
-    return res;
-}
-
-// The attacks of each thread that the filter leaves, as one family (threads
-// with fewer than two such attacks have none: one search each anyway).
-std::vector<instrument::AttackFamily> families(const Program& p,
-                                               const std::vector<instrument::Attack>& attacks,
-                                               const instrument::FeasibilityFilter& filter) {
-    std::vector<instrument::AttackFamily> out;
-    std::vector<std::size_t> count(p.threads.size(), 0);
-    std::vector<instrument::AttackFamily> byThread(p.threads.size());
-    auto addOnce = [](std::vector<TransitionId>& v, TransitionId id) {
-        if (std::find(v.begin(), v.end(), id) == v.end()) {
-            v.push_back(id);
-        }
-    };
-    for (const instrument::Attack& a : attacks) {
-        if (!filter.mayBeFeasible(a)) {
-            continue;
-        }
-        instrument::AttackFamily& f = byThread[a.thread.index()];
-        f.thread = a.thread;
-        addOnce(f.stores, a.store);
-        addOnce(f.loads, a.load);
-        ++count[a.thread.index()];
-    }
-    for (std::size_t t = 0; t < byThread.size(); ++t) {
-        if (count[t] >= 2) {
-            out.push_back(std::move(byThread[t]));
-        }
-    }
-    return out;
-}
-
 // Runs `work` on `threads` threads (this one included) and rethrows the
 // first exception one of them raised.
 template <class Work> void onThreads(std::size_t threads, Work&& work) {
@@ -173,6 +108,272 @@ template <class Work> void onThreads(std::size_t threads, Work&& work) {
     }
 }
 
+// The attacks' searches, in three phases. (1) Probes: the first kProbes
+// attacks of each thread that the filter leaves, one by one; witnesses are
+// usually among them. (2) Families: each thread's remaining attacks below
+// the first feasible one of their group, in one depth-first search of at
+// most kFamilyStates states (AttackFamily); an unreachable family decides
+// them all, which is what robust programs need (every attack searched to the
+// end). (3) The attacks still undecided, one
+// by one. An attack is skipped only when decided (the filter, its family,
+// or a lower feasible attack of its group), so the witnesses and the answer
+// are those of searching every attack in index order.
+class AttackOracle {
+  public:
+    static constexpr std::size_t kProbes = 1;
+    static constexpr std::uint64_t kFamilyStates = 4000000;
+
+    AttackOracle(const Program& p, const reach::Options& options, WitnessScope scope, unsigned jobs,
+                 AttackSearch search, std::vector<instrument::Attack> attacks, AddressSets sets)
+        : p_(p), options_(options), scope_(scope), search_(search), attacks_(std::move(attacks)),
+          sets_(std::move(sets)), filter_(p, sets_), n_(attacks_.size()), outcomes_(n_),
+          cancel_(n_), probe_(n_, false), familyDecided_(n_, false),
+          firstFeasible_(std::max<std::size_t>(n_, p.threads.size())),
+          threads_(std::max<std::size_t>(1, std::min<std::size_t>(jobs, n_))) {
+        for (std::atomic<std::size_t>& f : firstFeasible_) {
+            f = n_;
+        }
+        std::vector<std::size_t> probes(p.threads.size(), 0);
+        for (std::size_t i = 0; i < n_; ++i) {
+            const std::size_t t = attacks_[i].thread.index();
+            if (filter_.mayBeFeasible(attacks_[i]) && probes[t] < kProbes) {
+                probe_[i] = true;
+                ++probes[t];
+            }
+        }
+    }
+
+    RobustnessResult run() {
+        searchAttacks(true);
+        searchFamilies();
+        searchAttacks(false);
+        return assemble();
+    }
+
+  private:
+    struct Outcome {
+        std::optional<Witness> witness;
+        std::string unknown;
+    };
+
+    // Attacks form groups by scope; within a group only the feasible attack
+    // of lowest index counts.
+    std::size_t group(std::size_t i) const {
+        switch (scope_) {
+        case WitnessScope::First:
+            return 0;
+        case WitnessScope::FirstPerThread:
+            return attacks_[i].thread.index();
+        case WitnessScope::All:
+            break;
+        }
+        return i;
+    }
+
+    // Not to be searched: decided, or after a feasible attack of its group.
+    bool settled(std::size_t i) const {
+        return i > firstFeasible_[group(i)].load() || !filter_.mayBeFeasible(attacks_[i]) ||
+               familyDecided_[i];
+    }
+
+    // Phase 1 (probes) or 3 (the rest). Workers take attacks in index order
+    // and the answer is assembled by index, so it does not depend on jobs.
+    void searchAttacks(bool probes) {
+        std::atomic<std::size_t> next{0};
+        onThreads(threads_, [&]() {
+            // The caller's stop condition (deadline, memory, its cancel
+            // flags) holds for every attack: once it does, the attacks not
+            // started and the searches under way end undecided.
+            StopPoll poll(options_.stop);
+            for (std::size_t i = next++; i < n_; i = next++) {
+                if (probe_[i] != probes || settled(i)) {
+                    continue;
+                }
+                if (std::optional<std::string> why = poll.reason()) {
+                    outcomes_[i].unknown = *why;
+                    continue;
+                }
+                searchAttack(i);
+            }
+        });
+    }
+
+    void searchAttack(std::size_t i) {
+        reach::Options mine = options_;
+        mine.stop = options_.stop.orWhen(cancel_[i]);
+        std::optional<instrument::AttackProgram> instrumented;
+        try {
+            instrumented = instrument::attackProgram(p_, attacks_[i], sets_, mine.stop);
+        } catch (const Stopped& e) {
+            outcomes_[i].unknown = e.what();
+            return;
+        }
+        const reach::Result res = decide(instrumented->program, mine, cancel_[i]);
+        if (res.verdict == reach::Verdict::Unknown) {
+            outcomes_[i].unknown = res.reason;
+        } else if (res.verdict == reach::Verdict::Reachable) {
+            outcomes_[i].witness = witness(i, *instrumented, *res.trace);
+            std::atomic<std::size_t>& first = firstFeasible_[group(i)];
+            for (std::size_t seen = first.load();
+                 i < seen && !first.compare_exchange_weak(seen, i);) {
+            }
+            for (std::size_t k = i + 1; k < n_; ++k) {
+                if (group(k) == group(i)) {
+                    cancel_[k] = true;
+                }
+            }
+        }
+    }
+
+    Witness witness(std::size_t i, const instrument::AttackProgram& instrumented,
+                    const reach::Trace& scTrace) const {
+        Witness w;
+        w.attack = attacks_[i];
+        w.trace = witnessTrace(p_, attacks_[i], instrumented, scTrace, w.path);
+        w.graph = happensBefore(p_, w.trace);
+        w.cycle = findCycle(w.graph);
+        if (w.cycle.empty()) {
+            throw std::logic_error("a robustness witness without a happens-before cycle (attack " +
+                                   std::to_string(i + 1) + ", trace" + describe(p_, w.trace) + ")");
+        }
+        return w;
+    }
+
+    // Phase 2: one search per thread for its attacks still to be searched.
+    void searchFamilies() {
+        std::vector<std::vector<std::size_t>> members(p_.threads.size());
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (!probe_[i] && !settled(i)) {
+                members[attacks_[i].thread.index()].push_back(i);
+            }
+        }
+        std::atomic<std::size_t> next{0};
+        onThreads(std::min(threads_, members.size()), [&]() {
+            StopPoll poll(options_.stop);
+            for (std::size_t t = next++; t < members.size(); t = next++) {
+                if (members[t].size() >= 2 && !poll.reason()) {
+                    searchFamily(members[t]);
+                }
+            }
+        });
+    }
+
+    void searchFamily(const std::vector<std::size_t>& members) {
+        instrument::AttackFamily f{attacks_[members.front()].thread, {}, {}};
+        for (std::size_t i : members) {
+            addOnce(f.stores, attacks_[i].store);
+            addOnce(f.loads, attacks_[i].load);
+        }
+        try {
+            const instrument::AttackProgram instrumented =
+                instrument::attackProgram(p_, f, sets_, options_.stop);
+            // Only a complete search helps here, so one depth-first search,
+            // with a budget: a family in an infinite state space (a ticket
+            // counter) leaves its attacks to breadth-first searches.
+            reach::Options mine = options_;
+            mine.search = reach::SearchOrder::Dfs;
+            if (mine.maxStates == 0 || mine.maxStates > kFamilyStates) {
+                mine.maxStates = kFamilyStates;
+            }
+            auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
+            const Program& program = instrumented.program;
+            if (count(reach::runChecked(*engine, program, *defaultGoal(program), mine)).verdict ==
+                reach::Verdict::Unreachable) {
+                for (std::size_t i : members) {
+                    familyDecided_[i] = true; // each thread writes its own
+                }
+            }
+        } catch (const Stopped&) {
+            // its attacks are then searched one by one, and stop there too
+        }
+    }
+
+    static void addOnce(std::vector<TransitionId>& v, TransitionId id) {
+        if (std::find(v.begin(), v.end(), id) == v.end()) {
+            v.push_back(id);
+        }
+    }
+
+    // Depth-first, then (Auto, when the budget did not decide)
+    // breadth-first.
+    reach::Result decide(const Program& attack, reach::Options mine,
+                         const std::atomic<bool>& cancelled) {
+        auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
+        const Goal goal = *defaultGoal(attack);
+        if (search_ != AttackSearch::Bfs) {
+            mine.search = reach::SearchOrder::Dfs;
+            const bool budget = search_ == AttackSearch::Auto &&
+                                (options_.maxStates == 0 || options_.maxStates > kAutoDfsStates);
+            if (budget) {
+                mine.maxStates = kAutoDfsStates;
+            }
+            reach::Result res = count(reach::runChecked(*engine, attack, goal, mine));
+            // Undecided within the budget only: try breadth-first.
+            if (!(budget && res.verdict == reach::Verdict::Unknown &&
+                  res.stats.states >= kAutoDfsStates && !cancelled)) {
+                return res;
+            }
+        }
+        mine.search = reach::SearchOrder::Bfs;
+        mine.maxStates = options_.maxStates;
+        return count(reach::runChecked(*engine, attack, goal, mine));
+    }
+
+    reach::Result count(reach::Result res) {
+        ++queries_;
+        states_ += res.stats.states;
+        return res;
+    }
+
+    RobustnessResult assemble() {
+        RobustnessResult r;
+        r.attacks = n_;
+        r.scQueries = queries_;
+        r.scStates = states_;
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (i > firstFeasible_[group(i)].load()) {
+                continue; // not needed: a lower attack of its group is feasible
+            }
+            ++r.checked;
+            if (outcomes_[i].witness) {
+                r.witnesses.push_back(std::move(*outcomes_[i].witness));
+            } else if (!outcomes_[i].unknown.empty()) {
+                ++r.undecided;
+                if (r.reason.empty()) {
+                    r.reason = outcomes_[i].unknown;
+                }
+            }
+        }
+        if (!r.witnesses.empty()) {
+            r.verdict = RobustVerdict::NotRobust;
+            r.reason.clear();
+        } else if (!r.reason.empty()) {
+            r.verdict = RobustVerdict::Unknown; // an attack was not decided: no proof
+        } else {
+            r.verdict = RobustVerdict::Robust;
+        }
+        return r;
+    }
+
+    const Program& p_;
+    const reach::Options& options_;
+    WitnessScope scope_;
+    AttackSearch search_;
+    std::vector<instrument::Attack> attacks_;
+    AddressSets sets_;
+    instrument::FeasibilityFilter filter_; // refers to sets_
+    std::size_t n_;
+    std::vector<Outcome> outcomes_;
+    std::vector<std::atomic<bool>> cancel_; // a lower attack of the group is feasible
+    std::vector<bool> probe_;
+    std::vector<char> familyDecided_;                     // written by one family's thread each
+    std::vector<std::atomic<std::size_t>> firstFeasible_; // by group
+    std::size_t threads_;
+    std::atomic<std::uint64_t> queries_{0};
+    std::atomic<std::uint64_t> states_{0};
+    const std::atomic<bool> never_{false};
+};
+
 } // namespace
 
 RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
@@ -190,8 +391,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         r.reason = e.what();
         return r;
     }
-    const std::size_t n = attacks.size();
-    r.attacks = n;
+    r.attacks = attacks.size();
     // Unsupported programs fail here, on this thread, before any search.
     try {
         instrument::checkSupported(p, sets);
@@ -201,175 +401,7 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         r.reason = e.what();
         return r;
     }
-    const instrument::FeasibilityFilter filter(p, sets);
-
-    // Attacks form groups by scope; within a group only the feasible attack
-    // of lowest index counts. Workers take attacks in index order and the
-    // answer is assembled by index, so it does not depend on the number of
-    // jobs.
-    auto group = [&](std::size_t i) -> std::size_t {
-        switch (scope) {
-        case WitnessScope::First:
-            return 0;
-        case WitnessScope::FirstPerThread:
-            return attacks[i].thread.index();
-        case WitnessScope::All:
-            break;
-        }
-        return i;
-    };
-    struct Outcome {
-        std::optional<Witness> witness;
-        std::string unknown;
-    };
-    std::vector<Outcome> outcomes(n);
-    // cancel[i] stops attack i's search once a lower attack of its group is
-    // feasible.
-    std::vector<std::atomic<bool>> cancel(n);
-    std::atomic<std::size_t> next{0};
-    const std::size_t groups = std::max<std::size_t>(n, p.threads.size());
-    std::vector<std::atomic<std::size_t>> firstFeasible(groups);
-    for (std::atomic<std::size_t>& f : firstFeasible) {
-        f = n;
-    }
-    std::atomic<std::uint64_t> queries{0};
-    std::atomic<std::uint64_t> states{0};
-    // min in size_t first: narrowing n could wrap with 2^32 attacks.
-    const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n));
-
-    // First one search per thread for all its attacks (AttackFamily): when
-    // its goal is unreachable, none of them is feasible. Robust programs,
-    // where every attack must be searched to the end, need a search per
-    // thread instead of one per attack. Otherwise the attacks are searched
-    // one by one, as if this had not happened, so the witnesses found do not
-    // change.
-    const std::vector<instrument::AttackFamily> fams = families(p, attacks, filter);
-    std::vector<std::atomic<bool>> infeasible(p.threads.size());
-    std::atomic<std::size_t> nextFamily{0};
-    const std::atomic<bool> never{false};
-    onThreads(std::min(threads, std::max<std::size_t>(1, fams.size())), [&]() {
-        StopPoll poll(options.stop);
-        for (std::size_t k = nextFamily++; k < fams.size(); k = nextFamily++) {
-            if (poll.reason()) {
-                return; // the attacks then end undecided
-            }
-            try {
-                const instrument::AttackProgram instrumented =
-                    instrument::attackProgram(p, fams[k], sets, options.stop);
-                const reach::Result res = searchAttack(instrumented.program, options, search,
-                                                       options, never, queries, states);
-                if (res.verdict == reach::Verdict::Unreachable) {
-                    infeasible[fams[k].thread.index()] = true;
-                }
-            } catch (const Stopped&) {
-                return;
-            }
-        }
-    });
-
-    std::mutex errorLock;
-    std::exception_ptr error;
-    auto work = [&]() {
-        // The caller's stop condition (deadline, memory, its cancel flags)
-        // holds for every attack: once it does, the attacks not started and
-        // the searches under way end undecided, and so does the oracle.
-        StopPoll poll(options.stop);
-        try {
-            for (std::size_t i = next++; i < n; i = next++) {
-                if (i > firstFeasible[group(i)].load()) {
-                    continue; // a lower attack of the group is feasible
-                }
-                if (!filter.mayBeFeasible(attacks[i])) {
-                    continue; // infeasible without search (decided: no witness)
-                }
-                if (infeasible[attacks[i].thread.index()]) {
-                    continue; // its thread's family search found no witness
-                }
-                if (std::optional<std::string> why = poll.reason()) {
-                    outcomes[i].unknown = *why;
-                    continue;
-                }
-                reach::Options mine = options;
-                mine.stop = options.stop.orWhen(cancel[i]);
-                std::optional<instrument::AttackProgram> instrumented;
-                try {
-                    instrumented = instrument::attackProgram(p, attacks[i], sets, mine.stop);
-                } catch (const Stopped& e) {
-                    outcomes[i].unknown = e.what();
-                    continue;
-                }
-                const reach::Result res = searchAttack(instrumented->program, mine, search, options,
-                                                       cancel[i], queries, states);
-                if (res.verdict == reach::Verdict::Reachable) {
-                    Witness w;
-                    w.attack = attacks[i];
-                    w.trace = witnessTrace(p, attacks[i], *instrumented, *res.trace, w.path);
-                    w.graph = happensBefore(p, w.trace);
-                    w.cycle = findCycle(w.graph);
-                    if (w.cycle.empty()) {
-                        throw std::logic_error(
-                            "a robustness witness without a happens-before cycle (attack " +
-                            std::to_string(i + 1) + ", trace" + describe(p, w.trace) + ")");
-                    }
-                    outcomes[i].witness = std::move(w);
-                    std::atomic<std::size_t>& first = firstFeasible[group(i)];
-                    for (std::size_t seen = first.load();
-                         i < seen && !first.compare_exchange_weak(seen, i);) {
-                    }
-                    for (std::size_t k = i + 1; k < n; ++k) {
-                        if (group(k) == group(i)) {
-                            cancel[k] = true;
-                        }
-                    }
-                } else if (res.verdict == reach::Verdict::Unknown) {
-                    outcomes[i].unknown = res.reason;
-                }
-            }
-        } catch (...) {
-            std::lock_guard<std::mutex> guard(errorLock);
-            if (!error) {
-                error = std::current_exception();
-            }
-            next = n; // stop the others
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned k = 1; k < threads; ++k) {
-        pool.emplace_back(work);
-    }
-    work();
-    for (std::thread& t : pool) {
-        t.join();
-    }
-    if (error) {
-        std::rethrow_exception(error);
-    }
-
-    r.scQueries = queries;
-    r.scStates = states;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i > firstFeasible[group(i)].load()) {
-            continue; // not needed: a lower attack of its group is feasible
-        }
-        ++r.checked;
-        if (outcomes[i].witness) {
-            r.witnesses.push_back(std::move(*outcomes[i].witness));
-        } else if (!outcomes[i].unknown.empty()) {
-            ++r.undecided;
-            if (r.reason.empty()) {
-                r.reason = outcomes[i].unknown;
-            }
-        }
-    }
-    if (!r.witnesses.empty()) {
-        r.verdict = RobustVerdict::NotRobust;
-        r.reason.clear();
-    } else if (!r.reason.empty()) {
-        r.verdict = RobustVerdict::Unknown; // an attack was not decided: no proof
-    } else {
-        r.verdict = RobustVerdict::Robust;
-    }
-    return r;
+    return AttackOracle(p, options, scope, jobs, search, std::move(attacks), std::move(sets)).run();
 }
 
 } // namespace tsoreach::robustness
