@@ -3,10 +3,12 @@
 // extension R ⊕ σ (both variants, and an extension of an extension), fence
 // insertion and loop unrolling. Each built program must be what parsing its
 // printed text gives (ids, names, expression pool), and its printed text
-// and origins must be byte for byte what the transformations gave when they
-// still wrote program text and parsed it again: tests/data/transforms.txt
-// holds a 64-bit digest of each case, recorded with that code
-// (TSOREACH_WRITE_DIGESTS=FILE writes the file instead of comparing).
+// and origins must be byte for byte what tests/data/transforms.txt records:
+// a 64-bit digest of each case, first recorded when the transformations
+// still wrote program text and parsed it again, and recorded again only
+// when a transformation changes on purpose (TSOREACH_WRITE_DIGESTS=FILE
+// writes the file instead of comparing; the commit says which cases changed
+// and why).
 
 #include "test_util.hpp"
 
