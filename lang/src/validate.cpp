@@ -27,8 +27,8 @@ void checkThread(const Program& p, const Thread& t) {
         }
     }
     for (const std::string& r : t.regNames) {
-        if (!detail::isIdentifier(r) || detail::isItemKeyword(r)) {
-            fail("register name '" + r + "' is not an identifier");
+        if (!detail::isRegisterToken(r)) {
+            fail("register name '" + r + "' is not a register token");
         }
     }
 }

@@ -95,13 +95,9 @@ class Lexer {
     std::uint32_t col_ = 1;
 };
 
-using detail::isIdentifier;
 using detail::isItemKeyword;
-
-bool looksNumeric(std::string_view t) {
-    std::size_t i = (t.size() > 1 && t[0] == '-') ? 1 : 0;
-    return i < t.size() && t[i] >= '0' && t[i] <= '9';
-}
+using detail::isRegisterToken;
+using detail::looksNumeric;
 
 // Quotes a token for a message, shortened so that a huge token stays readable.
 std::string quote(std::string_view t) {
@@ -237,8 +233,7 @@ class Parser {
                                    at(kw.pos) + ") before the next 'thread'");
             } else {
                 std::string hint;
-                bool operandLike = operatorFromSpelling(item.text) || looksNumeric(item.text) ||
-                                   isIdentifier(item.text);
+                bool operandLike = operatorFromSpelling(item.text) || looksNumeric(item.text);
                 if (!raw.empty() && operandLike) {
                     hint = " (the previous instruction ended before it: too many operands?)";
                 }
@@ -297,11 +292,10 @@ class Parser {
             fail(cur().pos, "expected a register after '" + std::string(instr) +
                                 "', found keyword " + quote(cur().text));
         }
-        if (!isIdentifier(cur().text)) {
-            fail(cur().pos,
-                 "expected a register after '" + std::string(instr) + "', found " +
-                     quote(cur().text) +
-                     " (a register is letters, digits, '_' or '$', not starting with a digit)");
+        if (!isRegisterToken(cur().text)) {
+            fail(cur().pos, "expected a register after '" + std::string(instr) + "', found " +
+                                quote(cur().text) +
+                                " (a register is any token but an integer or an operator)");
         }
         return internReg(take().text);
     }
@@ -385,7 +379,7 @@ class Parser {
                 if (ec != std::errc()) {
                     fail(t.pos, "invalid integer " + quote(t.text));
                 }
-            } else if (isIdentifier(t.text)) {
+            } else if (isRegisterToken(t.text)) {
                 node.op = ExprOp::Reg;
                 node.reg = internReg(t.text);
             } else {

@@ -13,7 +13,7 @@ namespace tsoreach {
 
 // What the parser checks while it reads, for programs built otherwise
 // (builder.hpp): at least one thread, distinct thread names, names that are
-// tokens (printable ASCII without '#'), registers that are identifiers and
+// tokens (printable ASCII without '#'), registers that are register tokens and
 // not keywords, and ids within their 32 bits. So a built program prints as
 // text that parses back to it. Throws InputError naming the thread.
 void checkWellFormed(const Program& p);
