@@ -318,10 +318,27 @@ class Translator {
         SourcePos lockPos;
         std::optional<std::uint32_t> escape;
         // The current alternative of the locked block has written: a check
-        // failing now could not undo the write, while Memorax's block then
+        // failing now must take the writes back, since Memorax's block then
         // does nothing at all.
         bool wroteInLock = false;
+        // Set on the second translation of a locked block that has such a
+        // check: every write saves the old value first (see undoWrites).
+        bool saveOld = false;
+        struct Saved {
+            std::string oldReg;
+            Nodes addr;
+            SourcePos pos;
+        };
+        std::vector<Saved> saved;         // the current alternative's writes, in order
+        std::set<std::string> hiddenRegs; // the save registers used in this block
+        // A nested block with several alternatives wrote: which writes to
+        // take back would depend on the alternative taken.
+        bool savedAmbiguous = false;
     };
+
+    // A check after a write in a locked block, met on the first translation:
+    // the block is translated again with saveOld (see locked()).
+    struct NeedsUndo {};
 
     const Decl* reg(Ctx& c, const std::string& name, SourcePos pos) const {
         for (const Decl& d : c.proc->regs) {
@@ -456,9 +473,12 @@ class Translator {
         c.b->edge(from, to, NamedInstr::check(cond), pos, uses);
         if (c.inLock) {
             if (c.wroteInLock) {
-                fail(pos, "a statement that can block after a write inside a 'locked' block is "
-                          "not supported: Memorax's block then does nothing, and its write "
-                          "could not be undone (move the checks before the first write)");
+                if (!c.saveOld) {
+                    throw NeedsUndo{};
+                }
+                const std::uint32_t undone = undoWrites(c, pos);
+                c.b->edge(from, undone, NamedInstr::check(apply(ExprOp::Not, cond)), pos, uses);
+                return;
             }
             if (!c.escape) {
                 c.escape = c.b->fresh();
@@ -466,6 +486,51 @@ class Translator {
             }
             c.b->edge(from, *c.escape, NamedInstr::check(apply(ExprOp::Not, cond)), pos, uses);
         }
+    }
+
+    // The failing side of a check after writes in a locked block: the
+    // writes are taken back newest first, the save registers cleared, then
+    // the thread unlocks and stops. Nobody else moves while the lock is
+    // held, so no thread can see the taken-back values: the block did
+    // nothing, as Memorax's. Returns the state where the undo starts.
+    std::uint32_t undoWrites(Ctx& c, SourcePos pos) const {
+        if (c.savedAmbiguous) {
+            fail(pos, "a statement that can block after a nested 'locked' block whose "
+                      "alternatives write is not supported (the writes to take back when it "
+                      "blocks depend on the alternative taken)");
+        }
+        const std::uint32_t start = c.b->fresh();
+        std::uint32_t at = start;
+        for (auto it = c.saved.rbegin(); it != c.saved.rend(); ++it) {
+            const std::uint32_t next = c.b->fresh();
+            c.b->edge(at, next, NamedInstr::write(regExpr(it->oldReg), it->addr), pos,
+                      join({it->oldReg}, addrRegs(it->addr)));
+            at = next;
+        }
+        at = clearHidden(c, at, pos);
+        c.b->edge(at, c.b->fresh(), NamedInstr::plain(InstrKind::Unlock), c.lockPos);
+        return start;
+    }
+
+    // Sets the block's save registers back to 0, so that they do not
+    // multiply the states after the block. Returns the state after.
+    std::uint32_t clearHidden(Ctx& c, std::uint32_t at, SourcePos pos) const {
+        for (const std::string& r : c.hiddenRegs) {
+            const std::uint32_t next = c.b->fresh();
+            c.b->edge(at, next, NamedInstr::local(r, num(0)), pos, {}, r);
+            at = next;
+        }
+        return at;
+    }
+
+    static std::vector<std::string> addrRegs(const Nodes& addr) {
+        std::vector<std::string> out;
+        for (const Node& n : addr) {
+            if (n.op == ExprOp::Reg) {
+                out.push_back(n.reg);
+            }
+        }
+        return out;
     }
 
     std::vector<std::string> join(std::vector<std::string> a,
@@ -536,11 +601,32 @@ class Translator {
               join({"_t"}, names(s.e1)));
     }
 
-    // A write inside a held lock (or a plain one): `write VALUE ADDR`.
+    // A write inside a held lock (or a plain one): `write VALUE ADDR`. With
+    // saveOld, the old value is read first into `_uK` (and a computed
+    // address kept in `_aK`, since the block may change its registers).
     void write(Ctx& c, std::uint32_t from, std::uint32_t to, const Resolved& r, const Expr& value,
                SourcePos pos) const {
-        c.b->edge(from, to, NamedInstr::write(value.nodes, r.addr), pos,
-                  join(r.uses, names(value)));
+        Nodes addr = r.addr;
+        std::vector<std::string> uses = r.uses;
+        if (c.inLock && c.saveOld) {
+            const std::string k = std::to_string(c.saved.size());
+            if (r.pointer) {
+                const std::string a = "_a" + k;
+                const std::uint32_t next = c.b->fresh();
+                c.b->edge(from, next, NamedInstr::local(a, addr), pos, uses, a);
+                c.hiddenRegs.insert(a);
+                addr = regExpr(a);
+                uses = {a};
+                from = next;
+            }
+            const std::string old = "_u" + k;
+            const std::uint32_t next = c.b->fresh();
+            c.b->edge(from, next, NamedInstr::read(old, addr), pos, uses, old);
+            c.hiddenRegs.insert(old);
+            c.saved.push_back({old, addr, pos});
+            from = next;
+        }
+        c.b->edge(from, to, NamedInstr::write(value.nodes, addr), pos, join(uses, names(value)));
         c.wroteInLock = c.inLock;
     }
 
@@ -552,17 +638,37 @@ class Translator {
             body(from, to);
             return;
         }
-        const std::uint32_t held = c.b->fresh();
-        const std::uint32_t release = c.b->fresh();
-        c.b->edge(from, held, NamedInstr::plain(InstrKind::Lock), pos);
-        c.inLock = true;
-        c.lockPos = pos;
-        c.wroteInLock = false;
-        body(held, release);
-        c.inLock = false;
-        c.escape.reset();
-        c.wroteInLock = false;
-        c.b->edge(release, to, NamedInstr::plain(InstrKind::Unlock), pos);
+        // First without saving old values; a check after a write (NeedsUndo)
+        // makes the builder go back and translate the block again with them.
+        const ThreadBuilder before = *c.b;
+        for (bool save : {false, true}) {
+            const std::uint32_t held = c.b->fresh();
+            const std::uint32_t release = c.b->fresh();
+            c.b->edge(from, held, NamedInstr::plain(InstrKind::Lock), pos);
+            c.inLock = true;
+            c.lockPos = pos;
+            c.wroteInLock = false;
+            c.saveOld = save;
+            c.saved.clear();
+            c.hiddenRegs.clear();
+            c.savedAmbiguous = false;
+            try {
+                body(held, release);
+            } catch (const NeedsUndo&) {
+                *c.b = before;
+                c.escape.reset();
+                continue;
+            }
+            c.inLock = false;
+            c.escape.reset();
+            c.wroteInLock = false;
+            c.saveOld = false;
+            c.saved.clear();
+            const std::uint32_t cleared = clearHidden(c, release, pos);
+            c.hiddenRegs.clear();
+            c.b->edge(cleared, to, NamedInstr::plain(InstrKind::Unlock), pos);
+            return;
+        }
     }
 
     static bool writesMemory(const std::vector<Stmt>& list) {
@@ -717,11 +823,15 @@ class Translator {
             }
             locked(c, from, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
                 const bool wrote = c.wroteInLock;
+                const std::size_t saved = c.saved.size();
                 bool anyWrote = wrote;
                 for (const auto& alt : s.parts) {
                     c.wroteInLock = wrote;
+                    c.saved.resize(saved);
                     seq(c, alt, f, t, false);
                     anyWrote = anyWrote || c.wroteInLock;
+                    c.savedAmbiguous =
+                        c.savedAmbiguous || (s.parts.size() > 1 && c.saved.size() != saved);
                 }
                 c.wroteInLock = anyWrote;
             });
