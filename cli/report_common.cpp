@@ -42,6 +42,10 @@ std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& 
         return "takes the lock";
     case InstrKind::Unlock:
         return "releases the lock";
+    case InstrKind::Atomic:
+        return "takes the lock without draining (atomic block)";
+    case InstrKind::EndAtomic:
+        return "releases the lock without draining (end of atomic block)";
     case InstrKind::Mfence:
     case InstrKind::Noop:
         break;

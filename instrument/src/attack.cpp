@@ -539,6 +539,12 @@ AttackProgram attackProgram(const Program& p, const AttackFamily& family, const 
 void checkSupported(const Program& p, const AddressSets& sets) {
     for (std::size_t i = 0; i < p.transitions.size(); ++i) {
         const Transition& tr = p.transitions[i];
+        if (isAtomicBlockEdge(tr.instr.kind)) {
+            throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
+                                     std::to_string(tr.pos.col) +
+                                     ": atomic blocks (atomic/endatomic) are not supported by "
+                                     "robustness checking yet");
+        }
         if (accessesMemory(tr.instr.kind) && sets.byTransition[i].any) {
             throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
                                      std::to_string(tr.pos.col) +

@@ -67,8 +67,8 @@ Instr Instr::check(Expr cond) {
 }
 
 Instr Instr::plain(InstrKind kind) {
-    if (kind != InstrKind::Mfence && kind != InstrKind::Noop && kind != InstrKind::Lock &&
-        kind != InstrKind::Unlock) {
+    if (kind != InstrKind::Mfence && kind != InstrKind::Noop && !takesLock(kind) &&
+        !releasesLock(kind)) {
         throw std::logic_error("Instr::plain: an instruction with operands");
     }
     return {kind, RegId(), {}, {}};
@@ -200,6 +200,8 @@ TransitionId ProgramBuilder::addTransition(StateId from, StateId to, const Instr
     case InstrKind::Noop:
     case InstrKind::Lock:
     case InstrKind::Unlock:
+    case InstrKind::Atomic:
+    case InstrKind::EndAtomic:
         break;
     }
     const TransitionId id(static_cast<std::uint32_t>(prog_.transitions.size()));

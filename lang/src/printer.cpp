@@ -44,6 +44,8 @@ std::string printInstruction(const Program& p, const Transition& tr) {
     case InstrKind::Noop:
     case InstrKind::Lock:
     case InstrKind::Unlock:
+    case InstrKind::Atomic:
+    case InstrKind::EndAtomic:
         break;
     }
     return out;

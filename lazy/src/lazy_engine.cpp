@@ -220,6 +220,13 @@ class LazyLoop {
     // Limits apply to the whole run: options.stop's deadline is absolute,
     // and every search and static pass below gets it.
     reach::Result run() {
+        // An atomic block keeps the thread's buffer while it reads, which
+        // the attacks and extensions do not model (they assume that a
+        // locked block drains it): the explicit engine decides.
+        if (std::any_of(program_.transitions.begin(), program_.transitions.end(),
+                        [](const Transition& tr) { return isAtomicBlockEdge(tr.instr.kind); })) {
+            return answerByExplicit("explicit engine (atomic blocks): ");
+        }
         if (std::optional<reach::Result> settled = answerByAnalysis()) {
             return *settled;
         }

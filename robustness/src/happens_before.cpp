@@ -78,8 +78,8 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace) {
             continue;
         }
         const InstrKind kind = p.transition(s.transition).instr.kind;
-        if (kind == InstrKind::Lock || kind == InstrKind::Unlock) {
-            inBlock[t] = kind == InstrKind::Lock;
+        if (takesLock(kind) || releasesLock(kind)) {
+            inBlock[t] = takesLock(kind);
             lastInBlock[t] = none;
             continue;
         }

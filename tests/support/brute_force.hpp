@@ -311,6 +311,18 @@ class BruteForce {
                     }
                     n.lockHolder.reset();
                     break;
+                case InstrKind::Atomic: // the lock, whatever the buffers hold
+                    if (s.lockHolder) {
+                        continue;
+                    }
+                    n.lockHolder = static_cast<std::uint32_t>(t);
+                    break;
+                case InstrKind::EndAtomic:
+                    if (s.lockHolder != static_cast<std::uint32_t>(t)) {
+                        continue;
+                    }
+                    n.lockHolder.reset();
+                    break;
                 }
                 n.pcs[t] = tr.to.value;
                 out.push_back(std::move(n));

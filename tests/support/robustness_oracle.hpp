@@ -536,6 +536,9 @@ class RobustnessOracle {
                     }
                     n.lockHolder = kInitThread;
                     break;
+                case InstrKind::Atomic: // robustness refuses atomic blocks
+                case InstrKind::EndAtomic:
+                    throw std::logic_error("robustness oracle: atomic blocks are not supported");
                 }
                 n.pcs[t] = tr.to.value;
                 out.emplace_back(std::move(n), step);

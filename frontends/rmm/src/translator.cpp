@@ -316,6 +316,9 @@ class Translator {
         // escape state (made when first needed).
         bool inLock = false;
         SourcePos lockPos;
+        // How the held block ends: `unlock`, or `endatomic` for a block that
+        // only reads (taken with `atomic`, it keeps the buffer).
+        InstrKind release = InstrKind::Unlock;
         std::optional<std::uint32_t> escape;
         // The current alternative of the locked block has written: a check
         // failing now must take the writes back, since Memorax's block then
@@ -482,7 +485,7 @@ class Translator {
             }
             if (!c.escape) {
                 c.escape = c.b->fresh();
-                c.b->edge(*c.escape, c.b->fresh(), NamedInstr::plain(InstrKind::Unlock), c.lockPos);
+                c.b->edge(*c.escape, c.b->fresh(), NamedInstr::plain(c.release), c.lockPos);
             }
             c.b->edge(from, *c.escape, NamedInstr::check(apply(ExprOp::Not, cond)), pos, uses);
         }
@@ -508,7 +511,7 @@ class Translator {
             at = next;
         }
         at = clearHidden(c, at, pos);
-        c.b->edge(at, c.b->fresh(), NamedInstr::plain(InstrKind::Unlock), c.lockPos);
+        c.b->edge(at, c.b->fresh(), NamedInstr::plain(c.release), c.lockPos);
         return start;
     }
 
@@ -633,7 +636,8 @@ class Translator {
     // Takes the lock unless already inside a locked block; `body` runs with
     // the lock held from its first argument to its second.
     template <class Body>
-    void locked(Ctx& c, std::uint32_t from, std::uint32_t to, SourcePos pos, Body body) const {
+    void locked(Ctx& c, std::uint32_t from, std::uint32_t to, SourcePos pos, Body body,
+                bool readOnly = false) const {
         if (c.inLock) {
             body(from, to);
             return;
@@ -644,7 +648,9 @@ class Translator {
         for (bool save : {false, true}) {
             const std::uint32_t held = c.b->fresh();
             const std::uint32_t release = c.b->fresh();
-            c.b->edge(from, held, NamedInstr::plain(InstrKind::Lock), pos);
+            c.release = readOnly ? InstrKind::EndAtomic : InstrKind::Unlock;
+            c.b->edge(from, held, NamedInstr::plain(readOnly ? InstrKind::Atomic : InstrKind::Lock),
+                      pos);
             c.inLock = true;
             c.lockPos = pos;
             c.wroteInLock = false;
@@ -666,7 +672,7 @@ class Translator {
             c.saved.clear();
             const std::uint32_t cleared = clearHidden(c, release, pos);
             c.hiddenRegs.clear();
-            c.b->edge(cleared, to, NamedInstr::plain(InstrKind::Unlock), pos);
+            c.b->edge(cleared, to, NamedInstr::plain(c.release), pos);
             return;
         }
     }
@@ -816,25 +822,25 @@ class Translator {
             for (const auto& alt : s.parts) {
                 writes = writes || writesMemory(alt);
             }
-            if (!writes && !c.inLock) {
-                fail(s.pos, "a 'locked' block without a write is not supported: Memorax runs it "
-                            "atomically without draining the store buffer, and tsoreach's lock "
-                            "drains it");
-            }
-            locked(c, from, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
-                const bool wrote = c.wroteInLock;
-                const std::size_t saved = c.saved.size();
-                bool anyWrote = wrote;
-                for (const auto& alt : s.parts) {
-                    c.wroteInLock = wrote;
-                    c.saved.resize(saved);
-                    seq(c, alt, f, t, false);
-                    anyWrote = anyWrote || c.wroteInLock;
-                    c.savedAmbiguous =
-                        c.savedAmbiguous || (s.parts.size() > 1 && c.saved.size() != saved);
-                }
-                c.wroteInLock = anyWrote;
-            });
+            // Without a write, Memorax runs the block atomically without
+            // draining the buffer: an atomic block (docs/language.md).
+            locked(
+                c, from, to, s.pos,
+                [&](std::uint32_t f, std::uint32_t t) {
+                    const bool wrote = c.wroteInLock;
+                    const std::size_t saved = c.saved.size();
+                    bool anyWrote = wrote;
+                    for (const auto& alt : s.parts) {
+                        c.wroteInLock = wrote;
+                        c.saved.resize(saved);
+                        seq(c, alt, f, t, false);
+                        anyWrote = anyWrote || c.wroteInLock;
+                        c.savedAmbiguous =
+                            c.savedAmbiguous || (s.parts.size() > 1 && c.saved.size() != saved);
+                    }
+                    c.wroteInLock = anyWrote;
+                },
+                !writes);
             break;
         }
         case K::If: {

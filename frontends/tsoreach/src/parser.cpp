@@ -318,8 +318,10 @@ class Parser {
         Token kw = take();
         std::optional<InstrKind> kind = instructionFromKeyword(kw.text);
         if (!kind) {
-            fail(kw.pos, "unknown instruction " + quote(kw.text) +
-                             " (expected read, write, local, check, mfence, noop, lock or unlock)");
+            fail(kw.pos,
+                 "unknown instruction " + quote(kw.text) +
+                     " (expected read, write, local, check, mfence, noop, lock, unlock, atomic or "
+                     "endatomic)");
         }
         Instruction in;
         in.kind = *kind;
@@ -343,6 +345,8 @@ class Parser {
         case InstrKind::Noop:
         case InstrKind::Lock:
         case InstrKind::Unlock:
+        case InstrKind::Atomic:
+        case InstrKind::EndAtomic:
             break;
         }
         return in;

@@ -287,6 +287,18 @@ class Replayer {
             }
             m_.lockHolder.reset();
             break;
+        case InstrKind::Atomic: // the lock, whatever the buffers hold
+            if (m_.lockHolder) {
+                return what + ": the lock is held";
+            }
+            m_.lockHolder = s.thread;
+            break;
+        case InstrKind::EndAtomic:
+            if (m_.lockHolder != s.thread) {
+                return what + ": the thread does not hold the lock";
+            }
+            m_.lockHolder.reset();
+            break;
         case InstrKind::Mfence:
             if (!bufferEmpty(t)) {
                 return what + ": the thread's store buffer is not empty";

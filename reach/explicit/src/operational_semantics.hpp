@@ -22,10 +22,10 @@
 // packed (StateStore, at least a byte a word), so an entry index is below
 // 2^22. StepDelta's word indices are below a state's length, likewise.
 
-#include "tsoreach/reach/explicit/state_store.hpp"
 #include "static_reductions.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/explicit/state_store.hpp"
 #include "tsoreach/reach/memory_policy.hpp"
 #include "tsoreach/reach/options.hpp"
 #include "tsoreach/reach/trace.hpp"
@@ -315,6 +315,20 @@ template <class Policy> class OperationalSemantics {
                 break;
             case InstrKind::Unlock:
                 if (holder != static_cast<StateWord>(t) || buffered != 0) {
+                    continue;
+                }
+                startNext();
+                set(lockWord_, noLockHolder);
+                break;
+            case InstrKind::Atomic: // the lock, whatever the buffers hold
+                if (holder != noLockHolder) {
+                    continue;
+                }
+                startNext();
+                set(lockWord_, static_cast<StateWord>(t));
+                break;
+            case InstrKind::EndAtomic:
+                if (holder != static_cast<StateWord>(t)) {
                     continue;
                 }
                 startNext();

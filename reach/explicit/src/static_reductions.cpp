@@ -259,7 +259,7 @@ PorTable::PorTable(const Program& p, const Goal& goal, const StopCondition& stop
             const Transition& tr = p.transition(id);
             const InstrKind k = tr.instr.kind;
             const std::size_t r = base_[t] + tr.from.index();
-            if (k == InstrKind::Lock || k == InstrKind::Unlock) {
+            if (takesLock(k) || releasesLock(k)) {
                 futureLock_[r] = 1;
             }
             if (!accessesMemory(k)) {
@@ -294,8 +294,8 @@ PorTable::PorTable(const Program& p, const Goal& goal, const StopCondition& stop
         for (TransitionId id : th.transitions) {
             const Transition& tr = p.transition(id);
             const InstrKind k = tr.instr.kind;
-            bool never = k == InstrKind::Lock || k == InstrKind::Unlock ||
-                         goal.changesAcceptance(tid, tr.from, tr.to);
+            bool never =
+                takesLock(k) || releasesLock(k) || goal.changesAcceptance(tid, tr.from, tr.to);
             for (std::size_t u = 0; u < p.threads.size() && !never; ++u) {
                 if (u == t) {
                     continue;
@@ -319,7 +319,7 @@ PorTable::PorTable(const Program& p, const Goal& goal, const StopCondition& stop
             for (TransitionId id : out) {
                 const Transition& tr = p.transition(id);
                 const InstrKind k = tr.instr.kind;
-                if (k == InstrKind::Lock || k == InstrKind::Unlock || sticky[id.index()] != 0 ||
+                if (takesLock(k) || releasesLock(k) || sticky[id.index()] != 0 ||
                     goal.changesAcceptance(tid, tr.from, tr.to)) {
                     ok = false;
                 }

@@ -286,6 +286,8 @@ class Explorer {
         case InstrKind::Noop:
         case InstrKind::Lock:
         case InstrKind::Unlock:
+        case InstrKind::Atomic: // refused before (statelessUnsupported)
+        case InstrKind::EndAtomic:
             break;
         }
         run.pc = tr.to;

@@ -13,14 +13,16 @@ namespace tsoreach {
 
 // name, keyword, operands as written
 #define TSOREACH_INSTRUCTIONS(X)                                                                   \
-    X(Read, "read")     /* read REG ADDR */                                                        \
-    X(Write, "write")   /* write VALUE ADDR */                                                     \
-    X(Local, "local")   /* local REG EXPR */                                                       \
-    X(Check, "check")   /* check EXPR */                                                           \
-    X(Mfence, "mfence") /* mfence */                                                               \
-    X(Noop, "noop")     /* noop */                                                                 \
-    X(Lock, "lock")     /* lock */                                                                 \
-    X(Unlock, "unlock") /* unlock */
+    X(Read, "read")           /* read REG ADDR */                                                  \
+    X(Write, "write")         /* write VALUE ADDR */                                               \
+    X(Local, "local")         /* local REG EXPR */                                                 \
+    X(Check, "check")         /* check EXPR */                                                     \
+    X(Mfence, "mfence")       /* mfence */                                                         \
+    X(Noop, "noop")           /* noop */                                                           \
+    X(Lock, "lock")           /* lock */                                                           \
+    X(Unlock, "unlock")       /* unlock */                                                         \
+    X(Atomic, "atomic")       /* atomic: the lock, taken without draining (docs/language.md) */    \
+    X(EndAtomic, "endatomic") /* endatomic: the lock, released without draining */
 
 enum class InstrKind : std::uint8_t {
 #define TSOREACH_X(name, keyword) name,
@@ -41,6 +43,18 @@ struct Instruction {
     ExprRef addr;  // Read, Write
     friend bool operator==(const Instruction&, const Instruction&) = default;
 };
+
+// Takes or releases the one global lock (lock/unlock drain the thread's
+// buffers first, atomic/endatomic do not).
+[[nodiscard]] inline bool takesLock(InstrKind k) {
+    return k == InstrKind::Lock || k == InstrKind::Atomic;
+}
+[[nodiscard]] inline bool releasesLock(InstrKind k) {
+    return k == InstrKind::Unlock || k == InstrKind::EndAtomic;
+}
+[[nodiscard]] inline bool isAtomicBlockEdge(InstrKind k) {
+    return k == InstrKind::Atomic || k == InstrKind::EndAtomic;
+}
 
 [[nodiscard]] inline bool accessesMemory(InstrKind k) {
     return k == InstrKind::Read || k == InstrKind::Write;
