@@ -329,11 +329,12 @@ TEST_F(Cli, TimeoutHoldsInTheLazyOracle) {
 // keeps the same deadline (locked counters: its SC goal check takes 0.06 s,
 // the explicit engine under TSO about 20 s).
 TEST_F(Cli, TimeoutHoldsInTheExplicitFallback) {
+    // t1 is not named in the goal, so it may hold the lock there.
     const std::string f = write("locked.txt", test::lockedCountersProgram(2, 250));
-    expectStopped("reach " + f + " --timeout 1", 1,
-                  "explicit engine (locks): timeout after 1 s (--timeout)", false);
-    expectStopped("reach " + f + " --jobs 1 --timeout 1", 1,
-                  "explicit engine (locks): timeout after 1 s (--timeout)", true);
+    expectStopped("reach " + f + " --goal t0=bad --timeout 1", 1,
+                  "explicit engine (lock held at the goal): timeout after 1 s (--timeout)", false);
+    expectStopped("reach " + f + " --goal t0=bad --jobs 1 --timeout 1", 1,
+                  "explicit engine (lock held at the goal): timeout after 1 s (--timeout)", true);
 }
 
 // robust (attacks and dpor), fences (both targets) and explore (dpor and
@@ -416,11 +417,11 @@ TEST_F(Cli, MemoryLimitHoldsInTheOracleAndTheExplicitEngine) {
     const std::string locked = write("locked.txt", test::lockedCountersProgram(2, 250));
     expectStopped("reach " + locked + " --engine explicit --timeout 20 --max-memory 100", 20,
                   "memory limit of 100 MB reached (--max-memory)", true);
-    const Outcome lazy = run("reach " + locked + " --max-memory 100 --json");
+    const Outcome lazy = run("reach " + locked + " --goal t0=bad --max-memory 100 --json");
     EXPECT_EQ(lazy.code, 3) << lazy.out << lazy.err;
     const nlohmann::json doc = nlohmann::json::parse(lazy.out);
-    EXPECT_EQ(doc["reason"], "explicit engine (locks): memory limit of 100 MB reached "
-                             "(--max-memory)");
+    EXPECT_EQ(doc["reason"], "explicit engine (lock held at the goal): memory limit of 100 MB "
+                             "reached (--max-memory)");
     EXPECT_LT(doc["stats"]["peak_rss_mb"].get<double>(), 150.0);
 }
 
