@@ -144,7 +144,9 @@ EngineEntry attacksRow() {
         {"--search",
          "search order of each attack's SC check: dfs finds deep witnesses fast, bfs shallow "
          "ones even in infinite state spaces; auto: dfs up to " +
-             std::to_string(robustness::kAutoDfsStates) + " states, then bfs",
+             std::to_string(robustness::kAutoDfsStates) +
+             " states, then bfs as far, then both with " + std::to_string(robustness::kAutoGrowth) +
+             " times the budget, and so on",
          Kind::Choice,
          {Task::Robustness},
          {"auto", "dfs", "bfs"},

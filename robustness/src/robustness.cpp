@@ -294,29 +294,37 @@ class AttackOracle {
         }
     }
 
-    // Depth-first, then (Auto, when the budget did not decide)
-    // breadth-first.
+    // Dfs or Bfs as asked; Auto: depth-first and breadth-first in turn, each
+    // pair with kAutoGrowth times the budget of the pair before, until one
+    // decides (the caller's --max-states caps the last pair).
     reach::Result decide(const Program& attack, reach::Options mine,
                          const std::atomic<bool>& cancelled) {
         auto engine = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
         const Goal goal = *defaultGoal(attack);
-        if (search_ != AttackSearch::Bfs) {
-            mine.search = reach::SearchOrder::Dfs;
-            const bool budget = search_ == AttackSearch::Auto &&
-                                (options_.maxStates == 0 || options_.maxStates > kAutoDfsStates);
-            if (budget) {
-                mine.maxStates = kAutoDfsStates;
-            }
-            reach::Result res = count(reach::runChecked(*engine, attack, goal, mine));
-            // Undecided within the budget only: try breadth-first.
-            if (!(budget && res.verdict == reach::Verdict::Unknown &&
-                  res.stats.states >= kAutoDfsStates && !cancelled)) {
-                return res;
+        auto run = [&](reach::SearchOrder order, std::uint64_t maxStates) {
+            mine.search = order;
+            mine.maxStates = maxStates;
+            return count(reach::runChecked(*engine, attack, goal, mine));
+        };
+        if (search_ != AttackSearch::Auto) {
+            return run(search_ == AttackSearch::Dfs ? reach::SearchOrder::Dfs
+                                                    : reach::SearchOrder::Bfs,
+                       options_.maxStates);
+        }
+        for (std::uint64_t budget = kAutoDfsStates;; budget *= kAutoGrowth) {
+            const bool last = (options_.maxStates != 0 && budget >= options_.maxStates) ||
+                              budget > (std::uint64_t(1) << 56);
+            const std::uint64_t cap = last ? options_.maxStates : budget;
+            for (reach::SearchOrder order : {reach::SearchOrder::Dfs, reach::SearchOrder::Bfs}) {
+                reach::Result res = run(order, cap);
+                // Undecided within the budget only: go on.
+                const bool budgetHit = res.verdict == reach::Verdict::Unknown && cap != 0 &&
+                                       res.stats.states >= cap && !cancelled;
+                if (!budgetHit || (last && order == reach::SearchOrder::Bfs)) {
+                    return res;
+                }
             }
         }
-        mine.search = reach::SearchOrder::Bfs;
-        mine.maxStates = options_.maxStates;
-        return count(reach::runChecked(*engine, attack, goal, mine));
     }
 
     reach::Result count(reach::Result res) {

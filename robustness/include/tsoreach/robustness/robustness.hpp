@@ -45,10 +45,15 @@ struct RobustnessResult {
 // How each attack's SC check searches. Depth-first finds deep witnesses fast
 // but can wander off forever in an infinite state space (an unbounded
 // counter); breadth-first finds the shallowest witness, but is slow when
-// witnesses are deep. Auto: depth-first up to kAutoDfsStates states, then, if
-// that did not decide, breadth-first.
+// witnesses are deep. Auto: depth-first up to kAutoDfsStates states, then
+// breadth-first as far, then both again with kAutoGrowth times the budget,
+// and so on until one decides: a finite space is searched to the end by
+// depth-first at the latest when the budget exceeds it, and a witness that
+// breadth-first finds within a budget is found in finite time however deep
+// depth-first wanders off; the searches repeated cost a constant factor.
 enum class AttackSearch { Auto, Dfs, Bfs };
 constexpr std::uint64_t kAutoDfsStates = 200000;
+constexpr std::uint64_t kAutoGrowth = 8;
 
 // Which feasible attacks to find. "First" means lowest in the order of
 // instrument::candidateAttacks (shortest store-to-load distance first).
