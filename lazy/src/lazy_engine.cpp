@@ -364,7 +364,8 @@ class LazyLoop {
             for (std::size_t m = 1;; ++m) {
                 {
                     std::unique_lock<std::mutex> held(lock_);
-                    wake_.wait(held, [&] { return stop_ || m <= goalAt_ + kLookAhead; });
+                    // Step m builds R_{m+1}: at most R_{goalAt_ + kLookAhead}.
+                    wake_.wait(held, [&] { return stop_ || m < goalAt_ + kLookAhead; });
                     if (stop_) {
                         return;
                     }
