@@ -158,8 +158,9 @@ void addCommonOptions(CLI::App* cmd, CommonArgs& a, const CommonHelp& help) {
                         kMemoryHelp)
         ->check(nonNegativeInteger);
     cmd->add_option("--jobs", a.jobs,
-                    "Threads for engines that run independent searches (default: cores; answers "
-                    "do not depend on it)")
+                    "Threads: the explicit engine's search runs on N threads, engines that run "
+                    "independent searches spread them over N (default: cores; answers do not "
+                    "depend on it)")
         ->check(positiveInteger);
 }
 
@@ -169,6 +170,7 @@ reach::Options commonOptions(const CommonArgs& a) {
     o.stop.setMemoryLimitMb(memoryLimitMb(a.maxMemory));
     o.maxStates = a.maxStates;
     o.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
+    o.searchJobs = o.jobs; // engines that run searches side by side lower it
     if (a.progress) {
         o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     }

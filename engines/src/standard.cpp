@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace tsoreach::engines {
 
@@ -68,6 +69,25 @@ void saveProgramsTo(Settings& s, const std::string& dir) {
     };
 }
 
+// An engine whose every search runs on one thread (Options::searchJobs):
+// the lazy loop runs its goal checks beside the oracle's attacks, which
+// already share --jobs, so a parallel goal check would oversubscribe.
+class SequentialSearches final : public reach::Engine {
+  public:
+    explicit SequentialSearches(std::unique_ptr<reach::Engine> inner) : inner_(std::move(inner)) {}
+    [[nodiscard]] std::string_view name() const override { return inner_->name(); }
+    [[nodiscard]] MemoryModel model() const override { return inner_->model(); }
+    reach::Result run(const Program& program, const Goal& goal,
+                      const reach::Options& options) override {
+        reach::Options mine = options;
+        mine.searchJobs = 1;
+        return inner_->run(program, goal, mine);
+    }
+
+  private:
+    std::unique_ptr<reach::Engine> inner_;
+};
+
 constexpr MemoryModel SC = MemoryModel::SC;
 constexpr MemoryModel TSO = MemoryModel::TSO;
 constexpr MemoryModel PSO = MemoryModel::PSO;
@@ -78,7 +98,8 @@ EngineEntry lazyRow() {
     e.description = "TSO by SC checks: robustness oracle + buffering extension (paper 004)";
     e.reachModels = {TSO};
     e.makeReach = [](MemoryModel) {
-        return std::make_unique<lazy::LazyEngine>(instrument::ExtensionVariant::Terminating);
+        return std::make_unique<SequentialSearches>(
+            std::make_unique<lazy::LazyEngine>(instrument::ExtensionVariant::Terminating));
     };
     e.weakOnCycles = true;
     e.reportsProgress = true;

@@ -201,6 +201,9 @@ class AttackOracle {
     void searchAttack(std::size_t i) {
         reach::Options mine = options_;
         mine.stop = options_.stop.orWhen(cancel_[i]);
+        if (threads_ > 1) {
+            mine.searchJobs = 1; // the attacks already share the threads
+        }
         std::optional<instrument::AttackProgram> instrumented;
         try {
             instrumented = instrument::attackProgram(p_, attacks_[i], sets_, mine.stop);
@@ -272,6 +275,9 @@ class AttackOracle {
             // counter) leaves its attacks to breadth-first searches.
             reach::Options mine = options_;
             mine.search = reach::SearchOrder::Dfs;
+            if (threads_ > 1) {
+                mine.searchJobs = 1; // the families already share the threads
+            }
             if (mine.maxStates == 0 || mine.maxStates > kFamilyStates) {
                 mine.maxStates = kFamilyStates;
             }

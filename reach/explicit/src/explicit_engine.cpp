@@ -1,26 +1,44 @@
 #include "tsoreach/reach/explicit.hpp"
 
 #include "explicit_search.hpp"
+#include "parallel_search.hpp"
 
-#include <optional>
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace tsoreach::reach {
 
 ExplicitEngine::ExplicitEngine(MemoryModel model) : model_(model) {}
 
 namespace {
+// One semantics per thread of the search: the static reductions run once
+// per semantics (they poll the limits). A state limit makes the search
+// sequential: it counts states in the sequential search's order, so that
+// the answer within the limit does not depend on the threads either.
 template <class Policy>
 Result search(const Program& program, const Goal& goal, const Options& options) {
-    std::optional<OperationalSemantics<Policy>> sem;
+    using Semantics = OperationalSemantics<Policy>;
+    const unsigned threads = options.maxStates != 0 ? 1U : std::max(1U, options.searchJobs);
+    std::vector<std::unique_ptr<Semantics>> owned;
     try {
-        sem.emplace(program, options, &goal); // the static reductions poll the limits
+        for (unsigned k = 0; k < threads; ++k) {
+            owned.push_back(std::make_unique<Semantics>(program, options, &goal));
+        }
     } catch (const Stopped& e) {
         Result r;
         r.reason = std::string("preparing the search: ") + e.what();
         return r;
     }
-    return explicitSearch(*sem, goal, options, Policy::model);
+    if (threads == 1) {
+        return explicitSearch(*owned[0], goal, options, Policy::model);
+    }
+    std::vector<Semantics*> sems;
+    for (const auto& s : owned) {
+        sems.push_back(s.get());
+    }
+    return parallelExplicitSearch<Semantics>(sems, goal, options, Policy::model);
 }
 } // namespace
 

@@ -18,6 +18,13 @@
 
 namespace tsoreach::reach {
 
+// Why a search that ended without the goal is not a proof under TSO/PSO.
+inline std::string boundHitReason(const Options& options) {
+    return "buffer bound " + std::to_string(options.bufferBound) +
+           " reached (--buffer-bound): a store was blocked, so the search did not cover every "
+           "state";
+}
+
 // One search: the store, the parent links and the buffers the inner loop
 // reuses, with the loop's steps as member functions (all inline, so the
 // loop compiles as the single function it was; nothing allocates per step).
@@ -211,9 +218,7 @@ template <class Semantics> class ExplicitSearch {
             return finish(Verdict::Unknown, store_.size());
         }
         if (sem_.boundHit()) {
-            result_.reason = "buffer bound " + std::to_string(options_.bufferBound) +
-                             " reached (--buffer-bound): a store was blocked, so the search "
-                             "did not cover every state";
+            result_.reason = boundHitReason(options_);
             return finish(Verdict::Unknown, store_.size());
         }
         return finish(Verdict::Unreachable, store_.size());

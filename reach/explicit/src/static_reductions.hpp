@@ -53,10 +53,10 @@
 // bit 0. Two bounded accesses conflict exactly when their sets meet. A
 // transition the analysis finds unreachable gets no bits: it never runs.
 
-#include "tsoreach/reach/explicit/state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/lang/stop.hpp"
+#include "tsoreach/reach/explicit/state_store.hpp"
 
 #include <cstdint>
 #include <span>

@@ -43,6 +43,11 @@ struct Options {
     // Engines that run independent searches (lazy TSO's oracle) use up to
     // this many threads; answers never depend on it.
     unsigned jobs = 1;
+    // Threads of one explicit-state search (reach/explicit's parallel
+    // search); 1: the sequential search. Verdict, trace and, for a complete
+    // search, the state count never depend on it. Callers that already run
+    // searches side by side pass 1 to each.
+    unsigned searchJobs = 1;
     // Lazy TSO: rounds before giving up with `unknown` (0: the default).
     std::size_t maxIterations = 0;
     // Lazy TSO: called with one line per round (--progress).

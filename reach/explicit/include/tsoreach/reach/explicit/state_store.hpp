@@ -2,7 +2,8 @@
 // The visited set of the explicit engines. A state (a vector of words) is
 // stored packed: a length, then every word as a zigzag varint, so the small
 // values of control states, registers and memory take one byte each. Packed
-// states sit back to back in fixed-size blocks (growing never copies them)
+// states sit back to back in blocks (doubling up to 4 MiB; growing never
+// copies them)
 // and are found through an open-addressing table whose slots hold the top
 // 32 bits of the state's hash and where its packed bytes start: probes and
 // growth never touch the packed bytes of other states. The successors of a
@@ -21,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,8 +42,15 @@ class StateStore {
     // grow past it (grow() cannot fail), and below the 32 bits of a
     // StateIndex with room for the search's "no parent" (all ones).
     static constexpr StateIndex maxStates = 3U << 30;
+    static constexpr std::size_t maxBlock = std::size_t{1} << 22; // 4 MiB
 
-    StateStore() : table_(std::size_t{1} << initialBits, Slot{}) {
+    // The search's store starts with a table of 2^16 slots, a 4 MiB block
+    // and 4096 recent states; the parallel search's many shards start
+    // smaller (parallel_search.hpp). Blocks double up to 4 MiB.
+    explicit StateStore(unsigned initialBits = 16, std::size_t firstBlock = maxBlock,
+                        std::size_t recentSize = 4096)
+        : table_(std::size_t{1} << initialBits, Slot{}), recent_(recentSize),
+          shift_(32 - initialBits), firstBlock_(std::min(firstBlock, maxBlock)) {
         static_assert(std::uint64_t{maxStates} * 4 <= (std::uint64_t{1} << 32) * 3);
     }
 
@@ -55,6 +64,7 @@ class StateStore {
         // first `size` bytes.
         std::vector<std::uint8_t> buffer;
         std::size_t size = 0;
+        std::uint64_t hash = 0; // of the packed bytes; tag is its top half
         std::uint32_t tag = 0;
         std::uint32_t recentSlot = 0;
         bool recentHit = false; // recent_[recentSlot] has the same tag
@@ -73,8 +83,15 @@ class StateStore {
     };
 
     void makeKey(std::span<const StateWord> s, Key& key) const {
+        packKey(s, key);
+        finishKey(key);
+    }
+
+    // makeKey without this store: the key is packed and hashed but not yet
+    // matched with a store's recent states; prepare() does that.
+    static void packKey(std::span<const StateWord> s, Key& key) {
         pack(s, key);
-        finishKey(key, hashBytes(key.bytes()));
+        setHash(key, hashBytes(key.bytes()));
     }
 
     // makeKey for a state s that differs from the one packed in `parent`
@@ -84,10 +101,18 @@ class StateStore {
     // stored one by one would stall the hash's word loads).
     [[gnu::always_inline]] void makeKey(std::span<const StateWord> s, Key& key, const Key& parent,
                                         std::span<const std::uint32_t> changed) const {
+        packKey(s, key, parent, changed);
+        finishKey(key);
+    }
+
+    // packKey for a state s that differs from `parent` in at most `changed`.
+    [[gnu::always_inline]] static void packKey(std::span<const StateWord> s, Key& key,
+                                               const Key& parent,
+                                               std::span<const std::uint32_t> changed) {
         constexpr std::size_t most = 32;
         // A one-byte count (n < 128) and one byte per word.
         if (!parent.small || parent.size != s.size() + 1 || parent.size > most) {
-            makeKey(s, key);
+            packKey(s, key);
             return;
         }
         // The packed bytes and the zeros after them (see reserveFor).
@@ -96,7 +121,7 @@ class StateStore {
         for (std::uint32_t w : changed) {
             const StateWord v = s[w];
             if (static_cast<std::uint64_t>(v) + 64U >= 128U) {
-                makeKey(s, key);
+                packKey(s, key);
                 return;
             }
             const std::size_t at = 1 + std::size_t{w};
@@ -110,7 +135,24 @@ class StateStore {
         std::memcpy(key.buffer.data(), words, sizeof words);
         key.size = parent.size;
         key.small = true;
-        finishKey(key, hashWith(key.size, [&](std::size_t i) { return words[i / 8]; }));
+        setHash(key, hashWith(key.size, [&](std::size_t i) { return words[i / 8]; }));
+    }
+
+    // Matches a key made by packKey with this store's recent states (and
+    // prefetches its slot), so that insert() may take it.
+    void prepare(Key& key) const { finishKey(key); }
+
+    // A key made from bytes packed elsewhere (another thread's packKey):
+    // `bytes` followed by 8 zero bytes, and their hash.
+    static void keyFromBytes(std::span<const std::uint8_t> bytes, std::uint64_t hash, Key& key) {
+        if (key.buffer.size() < bytes.size() + 8) {
+            key.buffer.resize(bytes.size() + 8);
+        }
+        std::memcpy(key.buffer.data(), bytes.data(), bytes.size());
+        std::memset(key.buffer.data() + bytes.size(), 0, 8);
+        key.size = bytes.size();
+        key.small = false; // not known; only matters to patching
+        setHash(key, hash);
     }
 
     // Unpacks state i into `out`.
@@ -177,28 +219,33 @@ class StateStore {
 
     // Bytes held by the store (for statistics and memory limits).
     [[nodiscard]] std::size_t bytes() const {
-        return blocks_.size() * blockSize + offsets_.bytes() + table_.size() * sizeof(Slot) +
+        return blockBytes_ + offsets_.bytes() + table_.size() * sizeof(Slot) +
                recent_.size() * sizeof(Slot);
     }
 
     // Bytes resident once the table next grows: the old and the new table
     // briefly coexist, so memory limits look ahead by one growth.
     [[nodiscard]] std::size_t bytesAtNextGrowth() const {
-        return bytes() + 2 * table_.size() * sizeof(Slot) + blockSize;
+        return bytes() + 2 * table_.size() * sizeof(Slot) + maxBlock;
     }
 
     // Frees every state without allocating, so that it can run when memory
     // has run out. The store is unusable afterwards.
     void release() noexcept {
         std::vector<std::unique_ptr<std::uint8_t[]>>().swap(blocks_);
+        std::vector<std::size_t>().swap(blockSizes_);
         offsets_.release();
         table_.release();
     }
 
   private:
-    [[gnu::always_inline]] void finishKey(Key& key, std::uint64_t h) const {
+    static void setHash(Key& key, std::uint64_t h) {
+        key.hash = h;
         key.tag = static_cast<std::uint32_t>(h >> 32);
-        key.recentSlot = static_cast<std::uint32_t>(h) & (recentSize - 1);
+    }
+
+    [[gnu::always_inline]] void finishKey(Key& key) const {
+        key.recentSlot = static_cast<std::uint32_t>(key.hash) & (recent_.size() - 1);
         const Slot& recent = recent_[key.recentSlot];
         key.recentHit = !recent.isEmpty() && recent.tag == key.tag;
         if (!key.recentHit) {
@@ -214,13 +261,12 @@ class StateStore {
         out.resize(n);
         // The common case: n one-byte words (the n bytes after the count
         // are then all within this state).
-        const std::size_t room =
-            blockSize - (offset & (blockSize - 1)) - static_cast<std::size_t>(p - start);
+        const std::size_t room = roomAt(offset) - static_cast<std::size_t>(p - start);
         if (unpackSmall(p, n, room, out.data())) {
             if (packed != nullptr) {
                 const std::size_t size = static_cast<std::size_t>(p - start) + n;
                 packed->reserveFor(n);
-                if (size <= 32 && blockSize - (offset & (blockSize - 1)) >= 32) {
+                if (size <= 32 && roomAt(offset) >= 32) {
                     std::memcpy(packed->buffer.data(), start, 32); // no call
                 } else {
                     std::memcpy(packed->buffer.data(), start, size);
@@ -242,7 +288,6 @@ class StateStore {
     }
 
     static constexpr std::uint32_t emptyHigh = 0xffffffffU; // no offset is that large
-    static constexpr unsigned initialBits = 16;
     // 12 bytes: no state index, because only a new state's index is ever
     // needed, and the offset of the packed state, so that a duplicate is
     // recognised with one cache miss into the packed bytes, not two.
@@ -260,8 +305,6 @@ class StateStore {
             return (std::uint64_t{offsetHigh} << 32) | offsetLow;
         }
     };
-    static constexpr unsigned blockBits = 22; // 4 MiB blocks
-    static constexpr std::size_t blockSize = std::size_t{1} << blockBits;
 
     static std::uint64_t hashBytes(std::span<const std::uint8_t> b) {
         return hashWith(b.size(), [&](std::size_t i) {
@@ -424,13 +467,18 @@ class StateStore {
     }
 
     [[nodiscard]] const std::uint8_t* at(std::uint64_t offset) const {
-        return blocks_[offset >> blockBits].get() + (offset & (blockSize - 1));
+        return blocks_[offset >> 32].get() + (offset & 0xffffffffU);
+    }
+
+    // Bytes from `offset` to the end of its block.
+    [[nodiscard]] std::size_t roomAt(std::uint64_t offset) const {
+        return blockSizes_[offset >> 32] - (offset & 0xffffffffU);
     }
 
     [[nodiscard]] bool packedEquals(std::uint64_t offset, std::span<const std::uint8_t> b) const {
         // A stored state lies within its block, so one that would run past
         // the block's end is longer than b's.
-        if (blockSize - (offset & (blockSize - 1)) < b.size()) {
+        if (roomAt(offset) < b.size()) {
             return false;
         }
         // If the stored bytes start with all of b, decoding them reads b's
@@ -441,15 +489,22 @@ class StateStore {
     }
 
     std::uint64_t append(std::span<const std::uint8_t> b) {
-        if (b.size() > blockSize) {
+        if (b.size() > maxBlock) {
             throw std::length_error("a state needs more than 4 MiB packed");
         }
-        if (blocks_.empty() || used_ + b.size() > blockSize) {
+        if (blocks_.empty() || used_ + b.size() > blockSizes_.back()) {
+            const std::size_t size =
+                std::max(blocks_.empty() ? firstBlock_ : std::min(2 * blockSizes_.back(), maxBlock),
+                         b.size());
             // Zeroed: equality tests may read past the last state stored.
-            blocks_.push_back(std::make_unique<std::uint8_t[]>(blockSize));
+            blocks_.push_back(std::make_unique<std::uint8_t[]>(size));
+            blockSizes_.push_back(size);
+            blockBytes_ += size;
             used_ = 0;
         }
-        const std::uint64_t offset = ((blocks_.size() - 1) << blockBits) | used_;
+        // Block number, then the position in the block (blocks are at most
+        // 4 MiB, and a number of all ones would mean an empty slot).
+        const std::uint64_t offset = ((blocks_.size() - 1) << 32) | used_;
         std::memcpy(blocks_.back().get() + used_, b.data(), b.size());
         used_ += b.size();
         return offset;
@@ -484,9 +539,11 @@ class StateStore {
     // in a search are of a state stored shortly before (diamonds of
     // independent steps), and this small table answers them from the cache,
     // without a miss into the large one.
-    static constexpr std::size_t recentSize = 4096;
-    std::vector<Slot> recent_ = std::vector<Slot>(recentSize);
-    unsigned shift_ = 32 - initialBits; // slot = tag >> shift_
+    std::vector<Slot> recent_; // a power of two
+    unsigned shift_;           // slot = tag >> shift_
+    std::size_t firstBlock_;
+    std::vector<std::size_t> blockSizes_;
+    std::size_t blockBytes_ = 0; // sum of blockSizes_
     Key scratch_;
 };
 
