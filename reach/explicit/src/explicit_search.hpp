@@ -1,8 +1,8 @@
 #pragma once
 // Explicit-state reachability over an operational semantics (SC, TSO, PSO).
 // No recursion: DFS keeps an explicit stack of state indices, BFS walks the
-// store in discovery order, which is already a FIFO queue. Parent links give
-// the trace.
+// store in discovery order, which is already a FIFO queue. Parent links (an
+// index per state) give the trace; its steps are found again (stepTo).
 
 #include "operational_semantics.hpp"
 #include "tsoreach/lang/goal.hpp"
@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -59,7 +60,6 @@ template <class Semantics> class ExplicitSearch {
     // known.
     struct Successor {
         StateStore::Key key;
-        StepCode code;
         bool goal = false;
         StepDelta delta;
         StateWord values[StepDelta::capacity] = {};
@@ -83,7 +83,6 @@ template <class Semantics> class ExplicitSearch {
         sem_.initialState(current_);
         store_.insert(current_);
         parent_.push_back(noParent);
-        via_.push_back(StepCode{});
         if (sem_.isGoal(goal_, current_)) {
             found_ = 0;
         }
@@ -115,7 +114,7 @@ template <class Semantics> class ExplicitSearch {
     // with those words rewritten.
     void collectSuccessors() {
         succCount_ = 0;
-        sem_.forEachSuccessor(current_, next_, [&](StepCode code, std::span<const StateWord> succ) {
+        sem_.forEachSuccessor(current_, next_, [&](StepCode, std::span<const StateWord> succ) {
             if (succs_.size() == succCount_) {
                 succs_.emplace_back();
             }
@@ -129,7 +128,6 @@ template <class Semantics> class ExplicitSearch {
             } else {
                 store_.makeKey(succ, x.key);
             }
-            x.code = code;
             x.goal = sem_.isGoal(goal_, succ);
             return true;
         });
@@ -158,7 +156,6 @@ template <class Semantics> class ExplicitSearch {
             }
             const auto succIdx = static_cast<StateIndex>(store_.size() - 1);
             parent_.push_back(idx);
-            via_.push_back(succs_[k].code);
             if (succs_[k].goal) {
                 found_ = succIdx;
                 break;
@@ -199,7 +196,7 @@ template <class Semantics> class ExplicitSearch {
         }
         sinceCheck_ = 0;
         const std::size_t bytes = store_.bytesAtNextGrowth() + parent_.bytesAtNextGrowth() +
-                                  via_.bytesAtNextGrowth() + stack_.capacity() * sizeof(StateIndex);
+                                  stack_.capacity() * sizeof(StateIndex);
         if (auto why = monitor_.exceeded(bytes)) {
             stopReason_ = *why;
             return true;
@@ -229,7 +226,6 @@ template <class Semantics> class ExplicitSearch {
         const std::size_t states = store_.size();
         store_.release();
         parent_.release();
-        via_.release();
         std::vector<StateIndex>().swap(stack_);
         result_.reason = "out of memory";
         return finish(Verdict::Unknown, states);
@@ -242,7 +238,8 @@ template <class Semantics> class ExplicitSearch {
         result_.stats.peakRssMb = peakRssMb();
         if (states != 0) {
             result_.stats.bytesPerState =
-                static_cast<double>(store_.bytes() + parent_.bytes() + via_.bytes()) /
+                static_cast<double>(store_.bytes() + parent_.bytes() +
+                                    stack_.capacity() * sizeof(StateIndex)) /
                 static_cast<double>(states);
         }
         return result_;
@@ -260,12 +257,38 @@ template <class Semantics> class ExplicitSearch {
         trace.model = model_;
         for (std::size_t k = 1; k < path.size(); ++k) {
             store_.get(path[k - 1], current_);
-            sem_.describeStep(current_, via_[path[k]], trace.steps);
+            sem_.describeStep(current_, stepTo(path[k]), trace.steps);
         }
         trace.goalStep = trace.steps.size();
         store_.get(goal, current_);
         drainBuffers(trace);
         return trace;
+    }
+
+    // The step from `current_` (the parent of state `child`) that made
+    // `child`: the first successor equal to it, which is the one that
+    // stored it (an earlier equal one would have). Steps are not stored
+    // per state: rebuilding the few of a trace is cheaper than 8 bytes a
+    // state.
+    StepCode stepTo(StateIndex child) {
+        StateStore::Key target;
+        StateStore::Key candidate;
+        store_.get(child, next_);
+        StateStore::packKey(next_, target);
+        std::optional<StepCode> found;
+        sem_.forEachSuccessor(current_, next_, [&](StepCode code, std::span<const StateWord> succ) {
+            StateStore::packKey(succ, candidate);
+            if (candidate.hash != target.hash ||
+                !std::ranges::equal(candidate.bytes(), target.bytes())) {
+                return true;
+            }
+            found = code;
+            return false;
+        });
+        if (!found) {
+            throw std::logic_error("a parent link without a step to its state");
+        }
+        return *found;
     }
 
     // Flushes from `current_` until the buffers are empty: flushes keep the
@@ -298,7 +321,6 @@ template <class Semantics> class ExplicitSearch {
     Result result_;
     StateStore store_;
     ChunkedVector<StateIndex> parent_;
-    ChunkedVector<StepCode> via_;
     std::vector<StateWord> current_;
     std::vector<StateWord> next_;
     std::vector<StateIndex> stack_;

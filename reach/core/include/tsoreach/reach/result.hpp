@@ -34,7 +34,7 @@ struct Stats {
     double timeSeconds = 0;
     double peakRssMb = 0; // peak resident set size of the process
     // Bytes the search held per stored state (visited set, parent links,
-    // steps; the largest search for lazy), 0 when not measured.
+    // DFS stack; the largest search for lazy), 0 when not measured.
     double bytesPerState = 0;
     std::optional<LoopStats> loop;
 };
