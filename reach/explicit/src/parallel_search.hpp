@@ -8,8 +8,9 @@
 // other thread and without locks; a state is named by its index in its
 // owner's store and the owner's number. A thread that makes a successor
 // another thread owns appends its packed bytes and hash to a batch for that
-// thread, and hands full batches over through the owner's inbox (one lock
-// per inbox, taken once per batch). The owner inserts what it receives and
+// thread (unless it sent the same state lately), and hands full batches
+// over through the owner's inbox (one lock per inbox, taken once per
+// batch). The owner inserts what it receives and
 // pushes the new states on its own depth-first stack. Every thread
 // publishes what it holds when it runs out of work or some thread is
 // waiting. No lock is global; work is shared because the hash spreads the
@@ -48,6 +49,7 @@
 #include "tsoreach/reach/result.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -89,6 +91,7 @@ template <class Semantics> class ParallelSearch {
             workers_.push_back(std::make_unique<Worker>());
             workers_.back()->index = k;
             workers_.back()->outgoing.resize(sems_.size());
+            workers_.back()->sent.resize(sentSize);
         }
     }
 
@@ -133,6 +136,15 @@ template <class Semantics> class ParallelSearch {
         StateWord values[StepDelta::capacity] = {};
     };
     using Batch = std::vector<std::uint8_t>; // (hash, size, packed bytes) entries
+    // A state sent lately: a successor equal to it need not be sent again
+    // (diamonds of independent steps make many such duplicates, as in
+    // StateStore's recent cache). Exact: the bytes are compared.
+    struct Sent {
+        std::uint64_t hash = 0;
+        std::uint32_t size = 0; // 0: empty
+        std::array<std::uint8_t, 48> bytes{};
+    };
+    static constexpr std::size_t sentSize = 1024; // a power of two
 
     struct alignas(64) Worker {
         std::size_t index = 0;       // in workers_
@@ -149,6 +161,8 @@ template <class Semantics> class ParallelSearch {
         std::vector<Successor> succs;          // only grows
         std::vector<Batch> outgoing;           // by owner
         std::vector<Batch> mail;               // taken from the inbox
+        std::vector<Batch> spare;              // emptied batches, reused for sending
+        std::vector<Sent> sent;                // by the low bits of the hash
         // Read by the other threads: on lines of their own.
         alignas(64) std::atomic<std::size_t> bytes{0}; // for the memory limit
         alignas(64) std::mutex inboxLock;
@@ -289,8 +303,7 @@ template <class Semantics> class ParallelSearch {
             ++me.transitions;
             Successor& x = me.succs[k];
             if (x.owner != w) {
-                post(me, x.owner, x.key);
-                ++made;
+                made += post(me, x.owner, x.key) ? 1 : 0;
                 continue;
             }
             StateIndex succ = 0;
@@ -316,8 +329,19 @@ template <class Semantics> class ParallelSearch {
         }
     }
 
-    // Appends a state for thread `owner` to its batch.
-    static void post(Worker& me, std::size_t owner, const StateStore::Key& key) {
+    // Appends a state for thread `owner` to its batch; false when it was
+    // sent lately.
+    static bool post(Worker& me, std::size_t owner, const StateStore::Key& key) {
+        Sent& lately = me.sent[key.hash & (sentSize - 1)];
+        if (lately.size == key.size && lately.hash == key.hash &&
+            std::memcmp(lately.bytes.data(), key.buffer.data(), key.size) == 0) {
+            return false;
+        }
+        if (key.size <= lately.bytes.size()) {
+            lately.hash = key.hash;
+            lately.size = static_cast<std::uint32_t>(key.size);
+            std::memcpy(lately.bytes.data(), key.buffer.data(), key.size);
+        }
         Batch& b = me.outgoing[owner];
         const std::size_t at = b.size();
         const auto size = static_cast<std::uint32_t>(key.size);
@@ -325,6 +349,7 @@ template <class Semantics> class ParallelSearch {
         std::memcpy(b.data() + at, &key.hash, sizeof key.hash);
         std::memcpy(b.data() + at + sizeof key.hash, &size, sizeof size);
         std::memcpy(b.data() + at + sizeof key.hash + sizeof size, key.buffer.data(), key.size);
+        return true;
     }
 
     // Hands the batch for `owner` over (after adding to pending_, see
@@ -340,8 +365,12 @@ template <class Semantics> class ParallelSearch {
             to.inbox.push_back(std::move(me.outgoing[owner]));
             to.hasMail = true;
         }
-        me.outgoing[owner] = Batch();
-        me.outgoing[owner].reserve(batchBytes + 256);
+        if (!me.spare.empty()) {
+            me.outgoing[owner].swap(me.spare.back());
+            me.spare.pop_back();
+        } else {
+            me.outgoing[owner].reserve(batchBytes + 256);
+        }
     }
 
     void sendAll(Worker& me, std::size_t w) {
@@ -388,6 +417,12 @@ template <class Semantics> class ParallelSearch {
                         --me.unadded;
                     }
                 }
+            }
+        }
+        for (Batch& b : me.mail) {
+            if (me.spare.size() < 2 * me.outgoing.size()) {
+                b.clear();
+                me.spare.push_back(std::move(b));
             }
         }
         me.mail.clear();
