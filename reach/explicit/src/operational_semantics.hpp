@@ -168,6 +168,11 @@ template <class Policy> class OperationalSemantics {
     // The trace step of taking `code` in state `s` (addresses and values).
     [[nodiscard]] TraceStep describe(std::span<const StateWord> s, StepCode code);
 
+    // The first word of the memory (cells, buffers, pairs: every word after
+    // it is shared state); the lock holder is word threads().
+    [[nodiscard]] std::size_t memoryBegin() const { return memBase_; }
+    [[nodiscard]] std::size_t lockWord() const { return lockWord_; }
+
     // The words the successor being emitted changed (see StepDelta).
     [[nodiscard]] const StepDelta& lastDelta() const { return delta_; }
 

@@ -2,8 +2,12 @@
 // The explicit search on several threads (Options::searchJobs > 1).
 //
 // Visited set, partitioned by hash: every state has an owner thread, picked
-// by bits of its hash that the store's table slot and recent-state cache do
-// not use, and only its owner stores it, looks it up and expands it. So
+// by a hash of its shared part (lock holder, memory, buffers), and only its
+// owner stores it, looks it up and expands it. A step that moves only its
+// thread's pc and registers (a read, a local, a check) keeps the state with
+// its owner, so only steps that change memory cross threads; the price is
+// balance, which the values of memory decide (counters 3 10: 49/51 %,
+// lamport 5: 60/40 %; a program without memory hashes whole states). So
 // each thread's store is the sequential search's StateStore, touched by no
 // other thread and without locks; a state is named by its index in its
 // owner's store and the owner's number. A thread that makes a successor
@@ -13,8 +17,8 @@
 // batch). The owner inserts what it receives and
 // pushes the new states on its own depth-first stack. Every thread
 // publishes what it holds when it runs out of work or some thread is
-// waiting. No lock is global; work is shared because the hash spreads the
-// states evenly.
+// waiting. No lock is global, and there is no stealing: a thread expands
+// only the states it owns.
 //
 // Termination: `pending_` counts the states on stacks and in batches (made,
 // not yet expanded or found to be duplicates), but each thread adds its
@@ -170,6 +174,25 @@ template <class Semantics> class ParallelSearch {
         std::atomic<bool> hasMail{false};
     };
 
+    // The owner of state s: by a hash of its shared part (lock holder,
+    // memory, buffers), so that a step that changes only its thread's pc
+    // and registers keeps the state with its owner (no batch); the full hash
+    // when there is no memory.
+    [[nodiscard]] std::size_t ownerOf(const Semantics& sem, std::span<const StateWord> s,
+                                      std::uint64_t fullHash) const {
+        if (sem.memoryBegin() == s.size()) {
+            return ownerOf(fullHash);
+        }
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(s[sem.lockWord()]);
+        for (std::size_t i = sem.memoryBegin(); i < s.size(); ++i) {
+            h = (h ^ static_cast<std::uint64_t>(s[i])) * 0xbf58476d1ce4e5b9ULL;
+            h ^= h >> 31;
+        }
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 33;
+        return ownerOf(h);
+    }
+
     [[nodiscard]] std::size_t ownerOf(std::uint64_t hash) const {
         // Bits 16 to 47: the table slot uses the top bits, the recent
         // cache the lowest 12.
@@ -186,7 +209,7 @@ template <class Semantics> class ParallelSearch {
         }
         StateStore::Key key;
         StateStore::packKey(initial, key);
-        Worker& owner = *workers_[ownerOf(key.hash)];
+        Worker& owner = *workers_[ownerOf(*sems_[0], initial, key.hash)];
         StateIndex id = 0;
         insert(owner, key, id);
         owner.stack.push_back(id);
@@ -281,7 +304,7 @@ template <class Semantics> class ParallelSearch {
             } else {
                 StateStore::packKey(succ, x.key);
             }
-            x.owner = ownerOf(x.key.hash);
+            x.owner = ownerOf(sem, succ, x.key.hash);
             if (x.owner == w) {
                 me.store.prepare(x.key); // prefetches its slot
             }
