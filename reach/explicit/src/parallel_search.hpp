@@ -58,6 +58,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -112,6 +113,9 @@ template <class Semantics> class ParallelSearch {
             work(0);
             for (std::thread& t : threads) {
                 t.join();
+            }
+            if (error_) {
+                std::rethrow_exception(error_);
             }
         }
         ParallelOutcome out;
@@ -247,6 +251,13 @@ template <class Semantics> class ParallelSearch {
             stop(e.what()); // a state longer than a block
         } catch (const std::bad_alloc&) {
             stop("out of memory");
+        } catch (...) {
+            // A bug (a logic_error of the semantics): rethrown by run().
+            const std::lock_guard<std::mutex> held(stopLock_);
+            if (!error_) {
+                error_ = std::current_exception();
+            }
+            stopped_ = true;
         }
     }
 
@@ -507,7 +518,8 @@ template <class Semantics> class ParallelSearch {
     std::atomic<bool> stopped_{false};
     std::atomic<bool> goalReached_{false};
     std::mutex stopLock_;
-    std::string stopReason_; // guarded by stopLock_ until the threads end
+    std::string stopReason_;   // guarded by stopLock_ until the threads end
+    std::exception_ptr error_; // likewise
 };
 
 // The search on sems.size() threads, then, if it reached the goal, the
