@@ -46,6 +46,10 @@ std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& 
         return "takes the lock without draining (atomic block)";
     case InstrKind::EndAtomic:
         return "releases the lock without draining (end of atomic block)";
+    case InstrKind::LockFor:
+        return "takes the lock (stores to mem[" + num(s.addr) + "] drained)";
+    case InstrKind::UnlockFor:
+        return "releases the lock (stores to mem[" + num(s.addr) + "] drained)";
     case InstrKind::Mfence:
     case InstrKind::Noop:
         break;

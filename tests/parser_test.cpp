@@ -359,7 +359,7 @@ std::vector<BadCase> badCases() {
     return {
         {"UnknownInstruction", kHead + "transition q q jump\nend\n", 3, 16,
          "unknown instruction 'jump' (expected read, write, local, check, mfence, noop, lock, "
-         "unlock, atomic or endatomic)"},
+         "unlock, atomic, endatomic, lockfor or unlockfor)"},
         // The instruction forgotten: the error must still point at `end`.
         {"InstructionMissingBeforeEnd", kHead + "transition q q\nend\n", 4, 1, "'end'"},
         {"EndMissingAtEof", kHead + "transition q q noop\n", 4, 1,
@@ -497,7 +497,7 @@ TEST(ParserErrors, SourceNameAppearsInWhat) {
         EXPECT_EQ(e.file(), "dir/prog.txt");
         EXPECT_EQ(std::string(e.what()),
                   "dir/prog.txt:1:35: error: unknown instruction 'jump' (expected read, write, "
-                  "local, check, mfence, noop, lock, unlock, atomic or endatomic)");
+                  "local, check, mfence, noop, lock, unlock, atomic, endatomic, lockfor or unlockfor)");
     }
 }
 

@@ -545,6 +545,12 @@ void checkSupported(const Program& p, const AddressSets& sets) {
                                      ": atomic blocks (atomic/endatomic) are not supported by "
                                      "robustness checking yet");
         }
+        if (isLockForEdge(tr.instr.kind)) {
+            throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
+                                     std::to_string(tr.pos.col) +
+                                     ": lockfor/unlockfor are not supported by robustness "
+                                     "checking yet");
+        }
         if (accessesMemory(tr.instr.kind) && sets.byTransition[i].any) {
             throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
                                      std::to_string(tr.pos.col) +

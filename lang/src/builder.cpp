@@ -66,9 +66,16 @@ Instr Instr::check(Expr cond) {
     return {InstrKind::Check, RegId(), std::move(cond), {}};
 }
 
+Instr Instr::lockFor(InstrKind kind, Expr addr) {
+    if (!isLockForEdge(kind)) {
+        throw std::logic_error("Instr::lockFor: not lockfor or unlockfor");
+    }
+    return {kind, RegId(), {}, std::move(addr)};
+}
+
 Instr Instr::plain(InstrKind kind) {
-    if (kind != InstrKind::Mfence && kind != InstrKind::Noop && !takesLock(kind) &&
-        !releasesLock(kind)) {
+    if (kind != InstrKind::Mfence && kind != InstrKind::Noop &&
+        ((!takesLock(kind) && !releasesLock(kind)) || isLockForEdge(kind))) {
         throw std::logic_error("Instr::plain: an instruction with operands");
     }
     return {kind, RegId(), {}, {}};
@@ -195,6 +202,10 @@ TransitionId ProgramBuilder::addTransition(StateId from, StateId to, const Instr
         break;
     case InstrKind::Check:
         tr.instr.value = addExpr(instr.value);
+        break;
+    case InstrKind::LockFor:
+    case InstrKind::UnlockFor:
+        tr.instr.addr = addExpr(instr.addr);
         break;
     case InstrKind::Mfence:
     case InstrKind::Noop:

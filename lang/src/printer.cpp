@@ -40,6 +40,10 @@ std::string printInstruction(const Program& p, const Transition& tr) {
     case InstrKind::Check:
         out += ' ' + printExpr(p, t, in.value);
         break;
+    case InstrKind::LockFor:
+    case InstrKind::UnlockFor:
+        out += ' ' + printExpr(p, t, in.addr);
+        break;
     case InstrKind::Mfence:
     case InstrKind::Noop:
     case InstrKind::Lock:

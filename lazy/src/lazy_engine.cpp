@@ -1,5 +1,6 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 
+#include "tsoreach/instrument/plain_locks.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 
 #include "tsoreach/lang/printer.hpp"
@@ -598,6 +599,11 @@ class LazyLoop {
 
 reach::Result LazyEngine::run(const Program& program, const Goal& goal,
                               const reach::Options& options) {
+    // The lazy engine decides TSO only, where lockfor/unlockfor are exactly
+    // lock/unlock (instrument/plain_locks.hpp).
+    if (const std::optional<Program> plain = instrument::plainLocks(program)) {
+        return LazyLoop(*plain, goal, options, variant_).run();
+    }
     return LazyLoop(program, goal, options, variant_).run();
 }
 

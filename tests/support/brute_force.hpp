@@ -213,6 +213,16 @@ class BruteForce {
         return n;
     }
 
+    // Whether thread t holds no store that one to addr would queue behind:
+    // none at all under TSO, none to addr under PSO (lockfor, unlockfor).
+    bool drainedFor(const BruteState& s, std::size_t t, Value addr) const {
+        if (o_.model == BruteModel::PSO) {
+            auto it = s.perAddr[t].find(addr);
+            return it == s.perAddr[t].end() || it->second.empty();
+        }
+        return buffered(s, t) == 0;
+    }
+
     // What thread t reads at `addr`: its own newest buffered store, else memory.
     Value load(const BruteState& s, std::size_t t, Value addr) const {
         if (o_.model == BruteModel::TSO) {
@@ -319,6 +329,19 @@ class BruteForce {
                     break;
                 case InstrKind::EndAtomic:
                     if (s.lockHolder != static_cast<std::uint32_t>(t)) {
+                        continue;
+                    }
+                    n.lockHolder.reset();
+                    break;
+                case InstrKind::LockFor:
+                    if (s.lockHolder || !drainedFor(s, t, eval(s, t, in.addr))) {
+                        continue;
+                    }
+                    n.lockHolder = static_cast<std::uint32_t>(t);
+                    break;
+                case InstrKind::UnlockFor:
+                    if (s.lockHolder != static_cast<std::uint32_t>(t) ||
+                        !drainedFor(s, t, eval(s, t, in.addr))) {
                         continue;
                     }
                     n.lockHolder.reset();

@@ -538,6 +538,8 @@ class RobustnessOracle {
                     break;
                 case InstrKind::Atomic: // robustness refuses atomic blocks
                 case InstrKind::EndAtomic:
+                case InstrKind::LockFor: // and lockfor/unlockfor
+                case InstrKind::UnlockFor:
                     throw std::logic_error("robustness oracle: atomic blocks are not supported");
                 }
                 n.pcs[t] = tr.to.value;

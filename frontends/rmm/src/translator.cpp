@@ -58,6 +58,9 @@ struct NamedInstr {
         return {InstrKind::Local, std::move(reg), std::move(value), {}};
     }
     static NamedInstr check(Nodes cond) { return {InstrKind::Check, {}, std::move(cond), {}}; }
+    static NamedInstr lockFor(InstrKind kind, Nodes addr) {
+        return {kind, {}, {}, std::move(addr)};
+    }
 };
 
 // `e` for the builder's current thread, its registers by name.
@@ -316,9 +319,10 @@ class Translator {
         // escape state (made when first needed).
         bool inLock = false;
         SourcePos lockPos;
-        // How the held block ends: `unlock`, or `endatomic` for a block that
-        // only reads (taken with `atomic`, it keeps the buffer).
-        InstrKind release = InstrKind::Unlock;
+        // How the held block ends: `unlock`, `endatomic` for a block that
+        // only reads (taken with `atomic`, it keeps the buffer), or
+        // `unlockfor A` for a block that writes A only.
+        NamedInstr release = NamedInstr::plain(InstrKind::Unlock);
         std::optional<std::uint32_t> escape;
         // The current alternative of the locked block has written: a check
         // failing now must take the writes back, since Memorax's block then
@@ -485,7 +489,7 @@ class Translator {
             }
             if (!c.escape) {
                 c.escape = c.b->fresh();
-                c.b->edge(*c.escape, c.b->fresh(), NamedInstr::plain(c.release), c.lockPos);
+                c.b->edge(*c.escape, c.b->fresh(), c.release, c.lockPos, addrRegs(c.release.addr));
             }
             c.b->edge(from, *c.escape, NamedInstr::check(apply(ExprOp::Not, cond)), pos, uses);
         }
@@ -511,7 +515,7 @@ class Translator {
             at = next;
         }
         at = clearHidden(c, at, pos);
-        c.b->edge(at, c.b->fresh(), NamedInstr::plain(c.release), c.lockPos);
+        c.b->edge(at, c.b->fresh(), c.release, c.lockPos, addrRegs(c.release.addr));
         return start;
     }
 
@@ -633,11 +637,36 @@ class Translator {
         c.wroteInLock = c.inLock;
     }
 
+    // How a locked block takes the lock (docs/rmm.md, "Locked blocks"):
+    // `lock` drains every buffer, `atomic` none (a block without writes),
+    // `lockfor A` the stores to A (a block that writes A only).
+    struct Taking {
+        InstrKind take = InstrKind::Lock;
+        Nodes addr; // lockfor's
+        static Taking plain() { return {}; }
+        static Taking atomic() { return {InstrKind::Atomic, {}}; }
+        static Taking lockFor(Nodes a) { return {InstrKind::LockFor, std::move(a)}; }
+        [[nodiscard]] NamedInstr takeInstr() const {
+            return take == InstrKind::LockFor ? NamedInstr::lockFor(take, addr)
+                                              : NamedInstr::plain(take);
+        }
+        [[nodiscard]] NamedInstr releaseInstr() const {
+            switch (take) {
+            case InstrKind::Atomic:
+                return NamedInstr::plain(InstrKind::EndAtomic);
+            case InstrKind::LockFor:
+                return NamedInstr::lockFor(InstrKind::UnlockFor, addr);
+            default:
+                return NamedInstr::plain(InstrKind::Unlock);
+            }
+        }
+    };
+
     // Takes the lock unless already inside a locked block; `body` runs with
     // the lock held from its first argument to its second.
     template <class Body>
     void locked(Ctx& c, std::uint32_t from, std::uint32_t to, SourcePos pos, Body body,
-                bool readOnly = false) const {
+                const Taking& taking) const {
         if (c.inLock) {
             body(from, to);
             return;
@@ -648,9 +677,8 @@ class Translator {
         for (bool save : {false, true}) {
             const std::uint32_t held = c.b->fresh();
             const std::uint32_t release = c.b->fresh();
-            c.release = readOnly ? InstrKind::EndAtomic : InstrKind::Unlock;
-            c.b->edge(from, held, NamedInstr::plain(readOnly ? InstrKind::Atomic : InstrKind::Lock),
-                      pos);
+            c.release = taking.releaseInstr();
+            c.b->edge(from, held, taking.takeInstr(), pos, addrRegs(taking.addr));
             c.inLock = true;
             c.lockPos = pos;
             c.wroteInLock = false;
@@ -672,25 +700,72 @@ class Translator {
             c.saved.clear();
             const std::uint32_t cleared = clearHidden(c, release, pos);
             c.hiddenRegs.clear();
-            c.b->edge(cleared, to, NamedInstr::plain(c.release), pos);
+            c.b->edge(cleared, to, c.release, pos, addrRegs(c.release.addr));
             return;
         }
     }
 
-    static bool writesMemory(const std::vector<Stmt>& list) {
+    // Memorax's locked write: under PSO (its hsb model converts locks to
+    // fences) `write` then `fence`; under SC and TSO the same thing is the
+    // lock around the write (docs/rmm.md). Inside a block, a plain write.
+    void lockedWrite(Ctx& c, std::uint32_t from, std::uint32_t to, const Resolved& r,
+                     const Expr& value, SourcePos pos) const {
+        if (c.inLock) {
+            write(c, from, to, r, value, pos);
+            return;
+        }
+        const std::uint32_t written = c.b->fresh();
+        write(c, from, written, r, value, pos);
+        c.b->edge(written, to, NamedInstr::plain(InstrKind::Mfence), pos);
+    }
+
+    // `locked { write: x := e or ... }`, every alternative one write: a
+    // locked write each (Memorax's block of one write is its locked write).
+    static bool eachAltOneWrite(const std::vector<std::vector<Stmt>>& parts) {
+        using K = Stmt::Kind;
+        return std::all_of(parts.begin(), parts.end(), [](const std::vector<Stmt>& alt) {
+            return alt.size() == 1 && (alt[0].kind == K::Write || alt[0].kind == K::LockedWrite);
+        });
+    }
+
+    // The addresses a locked block writes: constants into `fixed`, and
+    // whether some write goes through a computed pointer.
+    void blockWrites(Ctx& c, const std::vector<Stmt>& list, std::set<std::int64_t>& fixed,
+                     bool& computed) const {
         using K = Stmt::Kind;
         for (const Stmt& s : list) {
             if (s.kind == K::Write || s.kind == K::LockedWrite || s.kind == K::SyncWrite ||
                 s.kind == K::Cas) {
-                return true;
-            }
-            for (const auto& part : s.parts) {
-                if (writesMemory(part)) {
-                    return true;
+                const Resolved r = resolve(c, s.loc);
+                if (r.pointer) {
+                    computed = true;
+                } else {
+                    fixed.insert(r.var->addr);
                 }
             }
+            for (const auto& part : s.parts) {
+                blockWrites(c, part, fixed, computed);
+            }
         }
-        return false;
+    }
+
+    // Without a write, Memorax runs the block atomically without draining
+    // the buffer: an atomic block. Writing one fixed address A: `lockfor A`
+    // (drains the stores to A: everything under TSO, A's FIFO under PSO, as
+    // Memorax's cas). Otherwise `lock`.
+    Taking blockTaking(Ctx& c, const std::vector<std::vector<Stmt>>& parts) const {
+        std::set<std::int64_t> fixed;
+        bool computed = false;
+        for (const auto& alt : parts) {
+            blockWrites(c, alt, fixed, computed);
+        }
+        if (fixed.empty() && !computed) {
+            return Taking::atomic();
+        }
+        if (fixed.size() == 1 && !computed) {
+            return Taking::lockFor(num(*fixed.begin()));
+        }
+        return Taking::plain();
     }
 
     void checkLockedBody(const std::vector<Stmt>& list) const {
@@ -795,8 +870,7 @@ class Translator {
             checkRegs(c, s.e1);
             const Resolved r = resolve(c, s.loc);
             const std::uint32_t at = preChecks(c, from, r, &s.e1, s.pos);
-            locked(c, at, to, s.pos,
-                   [&](std::uint32_t f, std::uint32_t t) { write(c, f, t, r, s.e1, s.pos); });
+            lockedWrite(c, at, to, r, s.e1, s.pos);
             break;
         }
         case K::Cas: {
@@ -811,19 +885,19 @@ class Translator {
                 check(c, got, same, apply(ExprOp::Eq, regExpr("_t"), s.e1.nodes), s.pos,
                       join({"_t"}, names(s.e1)));
                 write(c, same, t, r, s.e2, s.pos);
-            });
+            }, Taking::lockFor(r.addr));
             break;
         }
         case K::Locked: {
             for (const auto& alt : s.parts) {
                 checkLockedBody(alt);
             }
-            bool writes = false;
-            for (const auto& alt : s.parts) {
-                writes = writes || writesMemory(alt);
+            if (!c.inLock && eachAltOneWrite(s.parts)) {
+                for (const auto& alt : s.parts) {
+                    seq(c, alt, from, to, false); // a locked write each
+                }
+                break;
             }
-            // Without a write, Memorax runs the block atomically without
-            // draining the buffer: an atomic block (docs/language.md).
             locked(
                 c, from, to, s.pos,
                 [&](std::uint32_t f, std::uint32_t t) {
@@ -840,7 +914,7 @@ class Translator {
                     }
                     c.wroteInLock = anyWrote;
                 },
-                !writes);
+                blockTaking(c, s.parts));
             break;
         }
         case K::If: {

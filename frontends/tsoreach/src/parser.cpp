@@ -320,8 +320,8 @@ class Parser {
         if (!kind) {
             fail(kw.pos,
                  "unknown instruction " + quote(kw.text) +
-                     " (expected read, write, local, check, mfence, noop, lock, unlock, atomic or "
-                     "endatomic)");
+                     " (expected read, write, local, check, mfence, noop, lock, unlock, atomic, "
+                     "endatomic, lockfor or unlockfor)");
         }
         Instruction in;
         in.kind = *kind;
@@ -340,6 +340,12 @@ class Parser {
             break;
         case InstrKind::Check:
             in.value = parseExpr("check");
+            break;
+        case InstrKind::LockFor:
+            in.addr = parseExpr("lockfor");
+            break;
+        case InstrKind::UnlockFor:
+            in.addr = parseExpr("unlockfor");
             break;
         case InstrKind::Mfence:
         case InstrKind::Noop:

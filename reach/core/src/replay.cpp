@@ -140,6 +140,17 @@ class Replayer {
         return true;
     }
 
+    // Whether thread t holds no buffered store that a store to addr would
+    // have to wait for: none at all under TSO (one FIFO), none to addr
+    // under PSO.
+    bool drainedFor(std::size_t t, Value addr) const {
+        if (buffers_ == BufferKind::FifoPerAddress) {
+            auto it = m_.psoBuffer[t].find(addr);
+            return it == m_.psoBuffer[t].end() || it->second.empty();
+        }
+        return bufferEmpty(t);
+    }
+
     // What thread t reads at addr, and whether its own buffer served it.
     std::pair<Value, bool> load(std::size_t t, Value addr) const {
         if (buffers_ == BufferKind::Fifo) {
@@ -296,6 +307,26 @@ class Replayer {
         case InstrKind::EndAtomic:
             if (m_.lockHolder != s.thread) {
                 return what + ": the thread does not hold the lock";
+            }
+            m_.lockHolder.reset();
+            break;
+        case InstrKind::LockFor:
+            addr = eval(s.thread, tr.instr.addr);
+            if (m_.lockHolder) {
+                return what + ": the lock is held";
+            }
+            if (!drainedFor(t, *addr)) {
+                return what + ": the thread's buffer holds stores to that address";
+            }
+            m_.lockHolder = s.thread;
+            break;
+        case InstrKind::UnlockFor:
+            addr = eval(s.thread, tr.instr.addr);
+            if (m_.lockHolder != s.thread) {
+                return what + ": the thread does not hold the lock";
+            }
+            if (!drainedFor(t, *addr)) {
+                return what + ": the thread's buffer holds stores to that address";
             }
             m_.lockHolder.reset();
             break;

@@ -165,6 +165,10 @@ TraceStep OperationalSemantics<Policy>::describe(std::span<const StateWord> s, S
     case InstrKind::Local:
         step.value = eval(program_.expr(tr.instr.value), regs);
         break;
+    case InstrKind::LockFor:
+    case InstrKind::UnlockFor:
+        step.addr = eval(program_.expr(tr.instr.addr), regs);
+        break;
     default:
         break;
     }

@@ -339,6 +339,17 @@ template <class Policy> class OperationalSemantics {
                 startNext();
                 set(lockWord_, noLockHolder);
                 break;
+            case InstrKind::LockFor:
+            case InstrKind::UnlockFor: {
+                const bool take = c.kind == InstrKind::LockFor;
+                if (holder != (take ? noLockHolder : static_cast<StateWord>(t)) ||
+                    !drainedFor(s, base, buffered, eval(c.addr, regs))) {
+                    continue;
+                }
+                startNext();
+                set(lockWord_, take ? static_cast<StateWord>(t) : noLockHolder);
+                break;
+            }
             case InstrKind::Mfence:
                 if (buffered != 0) {
                     continue;
@@ -449,6 +460,17 @@ template <class Policy> class OperationalSemantics {
     }
 
     // Entries in thread t's buffer (0 under SC).
+    // Whether a buffer of `buffered` entries from word `base` holds no store
+    // that one to addr would queue behind (lockfor, unlockfor).
+    [[nodiscard]] static bool drainedFor(std::span<const StateWord> s, std::size_t base,
+                                         std::size_t buffered, Value addr) {
+        if constexpr (Policy::buffered) {
+            return Policy::drainedFor(buffered, addr,
+                                      [&](std::size_t i) { return s[base + 2 * i]; });
+        }
+        return buffered == 0;
+    }
+
     [[nodiscard]] std::size_t bufferLength(std::span<const StateWord> s, std::size_t t) const {
         if constexpr (Policy::buffered) {
             return static_cast<std::size_t>(s[bufLenWord_ + t]);

@@ -288,6 +288,8 @@ class Explorer {
         case InstrKind::Unlock:
         case InstrKind::Atomic: // refused before (statelessUnsupported)
         case InstrKind::EndAtomic:
+        case InstrKind::LockFor:
+        case InstrKind::UnlockFor:
             break;
         }
         run.pc = tr.to;

@@ -60,6 +60,8 @@ struct Instr {
     static Instr write(Expr value, Expr addr);
     static Instr local(RegId reg, Expr value);
     static Instr check(Expr cond);
+    // lockfor ADDR / unlockfor ADDR (kind LockFor or UnlockFor)
+    static Instr lockFor(InstrKind kind, Expr addr);
     // mfence, noop, lock or unlock.
     static Instr plain(InstrKind kind);
 };

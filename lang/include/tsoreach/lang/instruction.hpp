@@ -22,7 +22,9 @@ namespace tsoreach {
     X(Lock, "lock")           /* lock */                                                           \
     X(Unlock, "unlock")       /* unlock */                                                         \
     X(Atomic, "atomic")       /* atomic: the lock, taken without draining (docs/language.md) */    \
-    X(EndAtomic, "endatomic") /* endatomic: the lock, released without draining */
+    X(EndAtomic, "endatomic") /* endatomic: the lock, released without draining */             \
+    X(LockFor, "lockfor")     /* lockfor ADDR: the lock, once the stores to ADDR are drained */  \
+    X(UnlockFor, "unlockfor") /* unlockfor ADDR: the release, once they are drained again */
 
 enum class InstrKind : std::uint8_t {
 #define TSOREACH_X(name, keyword) name,
@@ -36,6 +38,7 @@ std::optional<InstrKind> instructionFromKeyword(std::string_view token);
 // Operand use by kind:
 //   Read:  reg := mem[addr]          Write: mem[addr] := value
 //   Local: reg := value              Check: blocks unless value != 0
+//   LockFor, UnlockFor: addr (the address whose stores must have drained)
 struct Instruction {
     InstrKind kind = InstrKind::Noop;
     RegId reg;     // Read, Local
@@ -45,12 +48,17 @@ struct Instruction {
 };
 
 // Takes or releases the one global lock (lock/unlock drain the thread's
-// buffers first, atomic/endatomic do not).
+// buffers first, atomic/endatomic do not, lockfor/unlockfor drain the
+// buffer(s) holding stores to their address: under SC and TSO exactly
+// lock/unlock, under PSO that address's FIFO only).
 [[nodiscard]] inline bool takesLock(InstrKind k) {
-    return k == InstrKind::Lock || k == InstrKind::Atomic;
+    return k == InstrKind::Lock || k == InstrKind::Atomic || k == InstrKind::LockFor;
 }
 [[nodiscard]] inline bool releasesLock(InstrKind k) {
-    return k == InstrKind::Unlock || k == InstrKind::EndAtomic;
+    return k == InstrKind::Unlock || k == InstrKind::EndAtomic || k == InstrKind::UnlockFor;
+}
+[[nodiscard]] inline bool isLockForEdge(InstrKind k) {
+    return k == InstrKind::LockFor || k == InstrKind::UnlockFor;
 }
 [[nodiscard]] inline bool isAtomicBlockEdge(InstrKind k) {
     return k == InstrKind::Atomic || k == InstrKind::EndAtomic;

@@ -8,7 +8,9 @@
 // FIFO order, which is a canonical form of the per-address FIFOs. For both:
 //   - a load is served by the newest entry of its address (the last such
 //     entry in the sequence), else by memory;
-//   - mfence, lock and unlock need the thread's buffer empty.
+//   - mfence, lock and unlock need the thread's buffer empty;
+//   - lockfor/unlockfor ADDR need the entries a store to ADDR would queue
+//     behind drained (drainedFor): all of them under TSO, ADDR's under PSO.
 
 #include "tsoreach/lang/value.hpp"
 #include "tsoreach/reach/model.hpp"
@@ -32,6 +34,11 @@ struct TsoPolicy {
     }
     // Whether entry i may be flushed next: only the oldest one.
     template <class AddrAt> static bool flushable(std::size_t i, AddrAt&&) { return i == 0; }
+    // Whether a buffer of len entries holds nothing a store to addr would
+    // queue behind: the one FIFO must be empty.
+    template <class AddrAt> static bool drainedFor(std::size_t len, Value, AddrAt&&) {
+        return len == 0;
+    }
 };
 
 struct PsoPolicy {
@@ -49,6 +56,16 @@ struct PsoPolicy {
     // The oldest entry of each address may be flushed.
     template <class AddrAt> static bool flushable(std::size_t i, AddrAt&& addrAt) {
         return i == 0 || addrAt(i - 1) != addrAt(i);
+    }
+    // Whether addr's FIFO is empty.
+    template <class AddrAt>
+    static bool drainedFor(std::size_t len, Value addr, AddrAt&& addrAt) {
+        for (std::size_t i = 0; i < len; ++i) {
+            if (static_cast<Value>(addrAt(i)) == addr) {
+                return false;
+            }
+        }
+        return true;
     }
 };
 

@@ -21,6 +21,9 @@ inline std::optional<std::string> statelessUnsupported(const Program& p, std::si
         if (tr.instr.kind == InstrKind::Lock || tr.instr.kind == InstrKind::Unlock) {
             return "the " + engine + " engine does not support lock/unlock yet";
         }
+        if (isLockForEdge(tr.instr.kind)) {
+            return "the " + engine + " engine does not support lockfor/unlockfor yet";
+        }
         if (isAtomicBlockEdge(tr.instr.kind)) {
             return "the " + engine +
                    " engine does not support atomic blocks (atomic/endatomic) yet";
