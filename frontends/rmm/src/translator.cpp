@@ -878,14 +878,17 @@ class Translator {
             checkRegs(c, s.e2);
             const Resolved r = resolve(c, s.loc);
             const std::uint32_t at = preChecks(c, from, r, &s.e2, s.pos);
-            locked(c, at, to, s.pos, [&](std::uint32_t f, std::uint32_t t) {
-                const std::uint32_t got = b.fresh();
-                const std::uint32_t same = b.fresh();
-                b.edge(f, got, NamedInstr::read("_t", r.addr), s.pos, r.uses, "_t");
-                check(c, got, same, apply(ExprOp::Eq, regExpr("_t"), s.e1.nodes), s.pos,
-                      join({"_t"}, names(s.e1)));
-                write(c, same, t, r, s.e2, s.pos);
-            }, Taking::lockFor(r.addr));
+            locked(
+                c, at, to, s.pos,
+                [&](std::uint32_t f, std::uint32_t t) {
+                    const std::uint32_t got = b.fresh();
+                    const std::uint32_t same = b.fresh();
+                    b.edge(f, got, NamedInstr::read("_t", r.addr), s.pos, r.uses, "_t");
+                    check(c, got, same, apply(ExprOp::Eq, regExpr("_t"), s.e1.nodes), s.pos,
+                          join({"_t"}, names(s.e1)));
+                    write(c, same, t, r, s.e2, s.pos);
+                },
+                Taking::lockFor(r.addr));
             break;
         }
         case K::Locked: {

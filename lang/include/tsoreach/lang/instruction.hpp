@@ -22,8 +22,8 @@ namespace tsoreach {
     X(Lock, "lock")           /* lock */                                                           \
     X(Unlock, "unlock")       /* unlock */                                                         \
     X(Atomic, "atomic")       /* atomic: the lock, taken without draining (docs/language.md) */    \
-    X(EndAtomic, "endatomic") /* endatomic: the lock, released without draining */             \
-    X(LockFor, "lockfor")     /* lockfor ADDR: the lock, once the stores to ADDR are drained */  \
+    X(EndAtomic, "endatomic") /* endatomic: the lock, released without draining */                 \
+    X(LockFor, "lockfor")     /* lockfor ADDR: the lock, once the stores to ADDR are drained */    \
     X(UnlockFor, "unlockfor") /* unlockfor ADDR: the release, once they are drained again */
 
 enum class InstrKind : std::uint8_t {

@@ -1,0 +1,276 @@
+// The lock that drains one address (`lockfor A` ... `unlockfor A`,
+// docs/language.md): under SC and TSO exactly lock/unlock, under PSO only
+// A's FIFO must be empty. Small programs checked against the brute-force
+// explorer under SC, TSO and PSO, replayed traces, the other engines'
+// answers, and the .rmm translations that use it (Memorax's PSO semantics).
+
+#include "support/brute_force.hpp"
+#include "test_util.hpp"
+
+#include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/frontends/front_end.hpp"
+#include "tsoreach/frontends/rmm/rmm.hpp"
+#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/replay.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tsoreach {
+namespace {
+
+using reach::MemoryModel;
+using reach::Verdict;
+
+struct Case {
+    const char* name;
+    const char* text;
+    Verdict sc, tso, pso;
+};
+
+// x = 0, y = 1.
+const Case kCases[] = {
+    // a's store to x may stay buffered across a block on y under PSO only
+    // (TSO drains everything, as lock does).
+    {"OtherAddressesStayBufferedUnderPso",
+     "thread a initial s transition s t write 1 0 transition t u lockfor 1\n"
+     "transition u v write 1 1 transition v w unlockfor 1 end\n"
+     "thread b initial s transition s t read r 1 transition t u read q 0\n"
+     "transition u f check && == r 1 == q 0 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Reachable},
+    // unlockfor x waits until the block's store to x is in memory: the flag
+    // written after it cannot overtake it, not even under PSO.
+    {"ReleaseDrainsTheAddress",
+     "thread a initial s transition s t lockfor 0 transition t u write 1 0\n"
+     "transition u v unlockfor 0 transition v w write 1 1 end\n"
+     "thread b initial s transition s t read r 1 transition t u read q 0\n"
+     "transition u f check && == r 1 == q 0 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Unreachable},
+    // The same without the lock: PSO reorders the two stores.
+    {"WithoutTheLockPsoReorders",
+     "thread a initial s transition s u write 1 0 transition u w write 1 1 end\n"
+     "thread b initial s transition s t read r 1 transition t u read q 0\n"
+     "transition u f check && == r 1 == q 0 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Reachable},
+    // Two increments in blocks on x: none is lost, and a read inside the
+    // block sees x's older buffered store (drained before the block).
+    {"IncrementsAreNotLost",
+     "thread a initial s transition s t lockfor 0 transition t u read r 0\n"
+     "transition u v write + r 1 0 transition v w unlockfor 0 transition w x read p 0\n"
+     "transition x f check == p 1 final f end\n"
+     "thread b initial s transition s t lockfor 0 transition t u read r 0\n"
+     "transition u v write + r 1 0 transition v w unlockfor 0 transition w x read p 0\n"
+     "transition x f check == p 1 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Unreachable},
+    // The block is exclusive with lock/unlock and atomic blocks.
+    {"ExclusiveWithTheOtherLocks",
+     "thread a initial s transition s t lockfor 0 transition t u write 1 0\n"
+     "transition u v write 0 0 transition v w unlockfor 0 end\n"
+     "thread b initial s transition s t atomic transition t u read p 0\n"
+     "transition u v endatomic transition v f check == p 1 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Unreachable},
+};
+
+test::BruteModel brute(MemoryModel m) {
+    switch (m) {
+    case MemoryModel::SC:
+        return test::BruteModel::SC;
+    case MemoryModel::TSO:
+        return test::BruteModel::TSO;
+    case MemoryModel::PSO:
+        break;
+    }
+    return test::BruteModel::PSO;
+}
+
+TEST(LockFor, ExplicitEngineAgreesWithTheSemanticsAndTheBruteForce) {
+    for (const Case& c : kCases) {
+        const Program p = test::parse(c.text);
+        const Goal goal = *defaultGoal(p);
+        for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO}) {
+            const Verdict want = m == MemoryModel::SC    ? c.sc
+                                 : m == MemoryModel::TSO ? c.tso
+                                                         : c.pso;
+            auto engine = engines::makeReachEngine("explicit", m);
+            reach::Options o;
+            o.stop.setTimeout(60);
+            // runChecked replays every trace with the independent checker.
+            EXPECT_EQ(reach::runChecked(*engine, p, goal, o).verdict, want)
+                << c.name << " " << reach::name(m);
+            test::BruteOptions bo;
+            bo.model = brute(m);
+            const test::BruteVerdict b = test::bruteForce(p, goal, bo).verdict;
+            EXPECT_EQ(b, want == Verdict::Reachable ? test::BruteVerdict::Reachable
+                                                    : test::BruteVerdict::Unreachable)
+                << c.name << " " << reach::name(m);
+        }
+    }
+}
+
+// The lazy engine (TSO) runs lockfor as lock; dpor and rf say why not.
+TEST(LockFor, OtherEnginesAnswerOrSayWhyNot) {
+    for (const Case& c : kCases) {
+        const Program p = test::parse(c.text);
+        for (const char* name : {"lazy", "dpor", "rf"}) {
+            auto engine = engines::makeReachEngine(name, MemoryModel::TSO);
+            reach::Options o;
+            o.stop.setTimeout(60);
+            const reach::Result r = reach::runChecked(*engine, p, *defaultGoal(p), o);
+            if (std::string(name) == "lazy" ||
+                std::string(c.text).find("lockfor") == std::string::npos) {
+                EXPECT_EQ(r.verdict, c.tso) << c.name;
+            } else {
+                EXPECT_EQ(r.verdict, Verdict::Unknown) << name;
+                EXPECT_NE(r.reason.find("lockfor"), std::string::npos) << name << r.reason;
+            }
+        }
+    }
+}
+
+TEST(LockFor, PrintsAndParsesBack) {
+    const Program p = test::parse(kCases[0].text);
+    const std::string text = printProgram(p);
+    EXPECT_NE(text.find("transition t u lockfor 1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("transition v w unlockfor 1\n"), std::string::npos) << text;
+    EXPECT_EQ(printProgram(test::parse(text)), text);
+}
+
+TEST(LockFor, TheAddressIsRequired) {
+    try {
+        test::parse("thread a initial s transition s t lockfor end\n");
+        FAIL() << "parsed";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.pos().line, 1U);
+        EXPECT_EQ(e.pos().col, 43U);
+        EXPECT_NE(e.message().find("expression cut short in 'lockfor'"), std::string::npos)
+            << e.message();
+    }
+}
+
+reach::TraceStep instr(std::uint32_t t, std::uint32_t tr) {
+    reach::TraceStep s;
+    s.thread = ThreadId(t);
+    s.transition = TransitionId(tr);
+    return s;
+}
+
+reach::TraceStep flush(std::uint32_t t, Value addr) {
+    reach::TraceStep s;
+    s.kind = reach::StepKind::Flush;
+    s.thread = ThreadId(t);
+    s.addr = addr;
+    return s;
+}
+
+// Case 0's relaxed run: a takes the lock for y with x buffered, and b then
+// reads y = 1 and x = 0. It replays under PSO; under TSO the lockfor step is
+// refused (the buffer holds a store), and so is an unlockfor before the
+// store to y reached memory.
+TEST(LockFor, ReplayChecksTheDrainedAddress) {
+    const Program p = test::parse(kCases[0].text);
+    const Goal goal = *defaultGoal(p);
+    reach::Trace t;
+    t.model = MemoryModel::PSO;
+    t.steps = {instr(0, 0), instr(0, 1), instr(0, 2), flush(0, 1),
+               instr(0, 3), instr(1, 4), instr(1, 5), instr(1, 6)};
+    t.goalStep = t.steps.size();
+    const reach::ReplayOutcome ok = reach::replayTrace(p, goal, t, reach::Recorded::IfGiven);
+    EXPECT_TRUE(ok.ok) << ok.error;
+
+    reach::Trace tso = t;
+    tso.model = MemoryModel::TSO;
+    const reach::ReplayOutcome r = reach::replayTrace(p, goal, tso, reach::Recorded::IfGiven);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.failedStep, 2U); // counted from 1
+    EXPECT_NE(r.error.find("holds stores to that address"), std::string::npos) << r.error;
+
+    reach::Trace early = t;
+    std::swap(early.steps[3], early.steps[4]);
+    const reach::ReplayOutcome e = reach::replayTrace(p, goal, early, reach::Recorded::IfGiven);
+    EXPECT_FALSE(e.ok);
+    EXPECT_EQ(e.failedStep, 4U);
+    EXPECT_NE(e.error.find("holds stores to that address"), std::string::npos) << e.error;
+}
+
+Verdict rmmVerdict(const std::string& text, MemoryModel m) {
+    RmmTranslation t = translateRmm(text, "test.rmm");
+    auto engine = engines::makeReachEngine("explicit", m);
+    reach::Options o;
+    o.stop.setTimeout(60);
+    return reach::runChecked(*engine, t.program, t.goal, o).verdict;
+}
+
+// Memorax's locked write under PSO is `write` then `fence` (its hsb model
+// converts locks to fences): an earlier store to another address may reach
+// memory after it. Peterson's lock with a locked write of `turn` (the
+// Cubicle-W authors' peterson_2.rmm) is therefore broken under PSO only.
+constexpr const char* kPeterson = R"(
+forbidden CS CS
+data
+  flag0 = 0 : [0:1]
+  flag1 = 0 : [0:1]
+  turn = 0 : [0:1]
+process
+registers $f = 0 : [0:1] $t = 0 : [0:1]
+text
+  write: flag0 := 1;
+  locked write: turn := 1;
+  L: read: $f := flag1; read: $t := turn;
+  if $f = 1 && $t = 1 then goto L;
+  CS: write: flag0 := 0
+process
+registers $f = 0 : [0:1] $t = 0 : [0:1]
+text
+  write: flag1 := 1;
+  locked write: turn := 0;
+  L: read: $f := flag0; read: $t := turn;
+  if $f = 1 && $t = 0 then goto L;
+  CS: write: flag1 := 0
+)";
+
+TEST(LockFor, RmmLockedWriteIsWriteThenFence) {
+    EXPECT_EQ(rmmVerdict(kPeterson, MemoryModel::SC), Verdict::Unreachable);
+    EXPECT_EQ(rmmVerdict(kPeterson, MemoryModel::TSO), Verdict::Unreachable);
+    EXPECT_EQ(rmmVerdict(kPeterson, MemoryModel::PSO), Verdict::Reachable);
+}
+
+TEST(LockFor, RmmPetersonOfTheCubicleWAuthorsIsReachableUnderPso) {
+    const std::string path =
+        std::string(TSOREACH_SOURCE_DIR) + "/bench/cubicle-w-rmm/peterson_2.rmm";
+    const std::string text = readProgramText(path);
+    EXPECT_EQ(rmmVerdict(text, MemoryModel::TSO), Verdict::Unreachable);
+    EXPECT_EQ(rmmVerdict(text, MemoryModel::PSO), Verdict::Reachable);
+}
+
+// A cas drains only the stores to its address under PSO (Memorax's hsb
+// cas needs that address's buffer empty): x's store may still be buffered
+// when another process sees the cas's write.
+constexpr const char* kCas = R"(
+forbidden * DONE
+data
+  x = 0 : [0:1]
+  y = 0 : [0:1]
+process
+text
+  write: x := 1;
+  cas(y, 0, 1)
+process
+registers $x = 0 : [0:1]
+text
+  read: y = 1;
+  read: x = 0;
+  DONE: nop
+)";
+
+TEST(LockFor, RmmCasDrainsItsAddressOnly) {
+    const RmmTranslation t = translateRmm(kCas, "cas.rmm");
+    const std::string text = printProgram(t.program);
+    EXPECT_NE(text.find("lockfor 1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("unlockfor 1\n"), std::string::npos) << text;
+    EXPECT_EQ(rmmVerdict(kCas, MemoryModel::SC), Verdict::Unreachable);
+    EXPECT_EQ(rmmVerdict(kCas, MemoryModel::TSO), Verdict::Unreachable);
+    EXPECT_EQ(rmmVerdict(kCas, MemoryModel::PSO), Verdict::Reachable);
+}
+
+} // namespace
+} // namespace tsoreach
