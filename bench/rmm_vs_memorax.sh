@@ -35,7 +35,8 @@ ours() { # model file -> "verdict seconds"
     reachable | unreachable | unknown*) ;;
     *) out="error" ;;
     esac
-    printf '%s %.1f' "${out%% *}" "$(echo "$end - $start" | bc)"
+    out=${out%% *}
+    printf '%s %.1f' "${out%:}" "$(echo "$end - $start" | bc)"
 }
 
 theirs() { # abstraction file -> "verdict seconds"
