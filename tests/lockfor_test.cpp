@@ -234,6 +234,21 @@ TEST(LockFor, RmmLockedWriteIsWriteThenFence) {
     EXPECT_EQ(rmmVerdict(kPeterson, MemoryModel::PSO), Verdict::Reachable);
 }
 
+// `locked { write: turn := 1 }` is Memorax's locked write too.
+TEST(LockFor, RmmBlockOfOneWriteIsALockedWrite) {
+    std::string text = kPeterson;
+    for (const char* v : {"0", "1"}) {
+        const std::string from = std::string("locked write: turn := ") + v + ";";
+        text.replace(text.find(from), from.size(),
+                     std::string("locked { write: turn := ") + v + " };");
+    }
+    const std::string printed = printProgram(translateRmm(text, "p.rmm").program);
+    EXPECT_NE(printed.find("write 1 2\ntransition"), std::string::npos) << printed;
+    EXPECT_EQ(printed.find("lock"), std::string::npos) << printed;
+    EXPECT_EQ(rmmVerdict(text, MemoryModel::TSO), Verdict::Unreachable);
+    EXPECT_EQ(rmmVerdict(text, MemoryModel::PSO), Verdict::Reachable);
+}
+
 TEST(LockFor, RmmPetersonOfTheCubicleWAuthorsIsReachableUnderPso) {
     const std::string path =
         std::string(TSOREACH_SOURCE_DIR) + "/bench/cubicle-w-rmm/peterson_2.rmm";

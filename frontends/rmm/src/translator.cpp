@@ -896,8 +896,11 @@ class Translator {
                 checkLockedBody(alt);
             }
             if (!c.inLock && eachAltOneWrite(s.parts)) {
-                for (const auto& alt : s.parts) {
-                    seq(c, alt, from, to, false); // a locked write each
+                for (const auto& alt : s.parts) { // a locked write each
+                    const Stmt& w = alt[0];
+                    checkRegs(c, w.e1);
+                    const Resolved r = resolve(c, w.loc);
+                    lockedWrite(c, preChecks(c, from, r, &w.e1, w.pos), to, r, w.e1, w.pos);
                 }
                 break;
             }
