@@ -13,7 +13,8 @@
 # (g++ 12 needs <functional> included; the manual's PDF fails to build
 # without LaTeX, src/memorax is built before that). It is run as
 #   memorax -a sb reach FILE    (TSO)     memorax -a hsb reach FILE    (PSO)
-# and prints "Reachable: Yes/No". Without --rff: its register-free form
+# and prints "Reachable: Yes/No"; "refused" is hsb's error for a locked
+# block that is neither a single write nor a cas. Without --rff: its register-free form
 # splits locked blocks per alternative, which changes what a block with a
 # read-only alternative means (docs/rmm.md).
 set -u
@@ -46,6 +47,7 @@ theirs() { # abstraction file -> "verdict seconds"
     end=$(date +%s.%N)
     if echo "$out" | grep -q "Reachable: *Yes"; then v=reachable
     elif echo "$out" | grep -q "Reachable: *No"; then v=unreachable
+    elif echo "$out" | grep -q "either trivial writes or cas"; then v=refused
     elif [ $? -eq 124 ] || [ "$(echo "$end - $start >= $timeout_s" | bc)" = 1 ]; then v=timeout
     else v=error; fi
     printf '%s %.1f' "$v" "$(echo "$end - $start" | bc)"
