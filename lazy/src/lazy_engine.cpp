@@ -602,7 +602,17 @@ reach::Result LazyEngine::run(const Program& program, const Goal& goal,
     // The lazy engine decides TSO only, where lockfor/unlockfor are exactly
     // lock/unlock (instrument/plain_locks.hpp).
     if (const std::optional<Program> plain = instrument::plainLocks(program)) {
-        return LazyLoop(*plain, goal, options, variant_).run();
+        reach::Result r = LazyLoop(*plain, goal, options, variant_).run();
+        if (r.trace) { // give the lockfor steps their addresses, as the original has them
+            const reach::ReplayOutcome o =
+                reach::replayTrace(program, goal, *r.trace, reach::Recorded::IfGiven);
+            if (!o.ok) {
+                throw reach::TraceReplayError("the lazy engine's trace does not replay: " +
+                                              o.error);
+            }
+            r.trace = o.completed;
+        }
+        return r;
     }
     return LazyLoop(program, goal, options, variant_).run();
 }

@@ -706,8 +706,10 @@ class Translator {
     }
 
     // Memorax's locked write: under PSO (its hsb model converts locks to
-    // fences) `write` then `fence`; under SC and TSO the same thing is the
-    // lock around the write (docs/rmm.md). Inside a block, a plain write.
+    // fences) `write` then `fence`; under TSO drain, then write to memory.
+    // `lockfor x; write; unlockfor x; mfence` is both (docs/rmm.md), and
+    // keeps the write atomic, which keeps the state space as small as the
+    // lock did under TSO. Inside a block, a plain write.
     void lockedWrite(Ctx& c, std::uint32_t from, std::uint32_t to, const Resolved& r,
                      const Expr& value, SourcePos pos) const {
         if (c.inLock) {
@@ -715,7 +717,10 @@ class Translator {
             return;
         }
         const std::uint32_t written = c.b->fresh();
-        write(c, from, written, r, value, pos);
+        locked(
+            c, from, written, pos,
+            [&](std::uint32_t f, std::uint32_t t) { write(c, f, t, r, value, pos); },
+            Taking::lockFor(r.addr));
         c.b->edge(written, to, NamedInstr::plain(InstrKind::Mfence), pos);
     }
 
