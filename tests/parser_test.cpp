@@ -495,9 +495,10 @@ TEST(ParserErrors, SourceNameAppearsInWhat) {
         FAIL() << "no error";
     } catch (const InputError& e) {
         EXPECT_EQ(e.file(), "dir/prog.txt");
-        EXPECT_EQ(std::string(e.what()),
-                  "dir/prog.txt:1:35: error: unknown instruction 'jump' (expected read, write, "
-                  "local, check, mfence, noop, lock, unlock, atomic, endatomic, lockfor or unlockfor)");
+        EXPECT_EQ(
+            std::string(e.what()),
+            "dir/prog.txt:1:35: error: unknown instruction 'jump' (expected read, write, "
+            "local, check, mfence, noop, lock, unlock, atomic, endatomic, lockfor or unlockfor)");
     }
 }
 

@@ -58,8 +58,7 @@ struct PsoPolicy {
         return i == 0 || addrAt(i - 1) != addrAt(i);
     }
     // Whether addr's FIFO is empty.
-    template <class AddrAt>
-    static bool drainedFor(std::size_t len, Value addr, AddrAt&& addrAt) {
+    template <class AddrAt> static bool drainedFor(std::size_t len, Value addr, AddrAt&& addrAt) {
         for (std::size_t i = 0; i < len; ++i) {
             if (static_cast<Value>(addrAt(i)) == addr) {
                 return false;
