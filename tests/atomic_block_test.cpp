@@ -5,6 +5,7 @@
 // another thread moves inside one).
 
 #include "support/brute_force.hpp"
+#include "support/model_cases.hpp"
 #include "test_util.hpp"
 
 #include "tsoreach/engines/catalog.hpp"
@@ -20,11 +21,7 @@ namespace {
 using reach::MemoryModel;
 using reach::Verdict;
 
-struct Case {
-    const char* name;
-    const char* text;
-    Verdict sc, tso, pso;
-};
+using Case = test::ModelCase;
 
 // x = 0, y = 1.
 const Case kCases[] = {
@@ -71,39 +68,9 @@ const Case kCases[] = {
      Verdict::Reachable, Verdict::Reachable, Verdict::Reachable},
 };
 
-test::BruteModel brute(MemoryModel m) {
-    switch (m) {
-    case MemoryModel::SC:
-        return test::BruteModel::SC;
-    case MemoryModel::TSO:
-        return test::BruteModel::TSO;
-    case MemoryModel::PSO:
-        break;
-    }
-    return test::BruteModel::PSO;
-}
-
 TEST(AtomicBlock, ExplicitEngineAgreesWithTheSemanticsAndTheBruteForce) {
     for (const Case& c : kCases) {
-        const Program p = test::parse(c.text);
-        const Goal goal = *defaultGoal(p);
-        for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO, MemoryModel::PSO}) {
-            const Verdict want = m == MemoryModel::SC    ? c.sc
-                                 : m == MemoryModel::TSO ? c.tso
-                                                         : c.pso;
-            auto engine = engines::makeReachEngine("explicit", m);
-            reach::Options o;
-            o.stop.setTimeout(60);
-            // runChecked replays every trace with the independent checker.
-            EXPECT_EQ(reach::runChecked(*engine, p, goal, o).verdict, want)
-                << c.name << " " << reach::name(m);
-            test::BruteOptions bo;
-            bo.model = brute(m);
-            const test::BruteVerdict b = test::bruteForce(p, goal, bo).verdict;
-            EXPECT_EQ(b, want == Verdict::Reachable ? test::BruteVerdict::Reachable
-                                                    : test::BruteVerdict::Unreachable)
-                << c.name << " " << reach::name(m);
-        }
+        test::expectExplicitAndBruteForce(c);
     }
 }
 
