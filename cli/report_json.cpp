@@ -63,7 +63,9 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
     if (reach::modelInfo(info.model).buffers != reach::BufferKind::None) {
         j["buffer_bound"] = info.options.bufferBound;
     }
-    j["reductions"] = {{"por", info.options.partialOrder}, {"live", info.options.liveRegisters}};
+    j["reductions"] = {{"por", info.options.partialOrder},
+                       {"live", info.options.liveRegisters},
+                       {"merge_stores", info.options.mergeStores}};
     j["verdict"] = reach::name(r.verdict);
     if (r.verdict == reach::Verdict::Unknown) {
         j["reason"] = r.reason;

@@ -319,8 +319,8 @@ void Cli::expectStopped(const Outcome& r, double wall, const std::string& args, 
 TEST_F(Cli, TimeoutHoldsInTheLazyOracle) {
     const std::string f = write("arbiter5.txt", test::arbiterProgram(5));
     for (const char* jobs : {"1", "2"}) {
-        expectStopped("reach " + f + " --goal c1=cs,c2=cs --timeout 1 --jobs " + jobs, 1,
-                      "robustness oracle: timeout after 1 s (--timeout)", jobs[0] == '2');
+        expectStopped("reach " + f + " --goal c1=cs,c2=cs --probe off --timeout 1 --jobs " + jobs,
+                      1, "robustness oracle: timeout after 1 s (--timeout)", jobs[0] == '2');
     }
 }
 
@@ -559,7 +559,8 @@ TEST_F(Cli, DefaultModelIsTso) {
 
 TEST_F(Cli, LazyIsTheTsoDefaultAndReportsItsLoop) {
     const std::string sb = write("sb.txt", kSb);
-    Outcome r = run("reach " + sb + " --json --jobs 1");
+    // The loop alone (--probe off: a small explicit search decides SB first).
+    Outcome r = run("reach " + sb + " --json --jobs 1 --probe off");
     ASSERT_EQ(r.code, 10) << r.err;
     nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["engine"], "lazy");
@@ -571,10 +572,17 @@ TEST_F(Cli, LazyIsTheTsoDefaultAndReportsItsLoop) {
     // The trace is a TSO trace of the program itself: it replays.
     Outcome replay = run("replay " + sb + " " + write("r.json", r.out));
     EXPECT_EQ(replay.code, 0) << replay.out << replay.err;
-    Outcome progress = run("reach " + sb + " --progress");
+    Outcome progress = run("reach " + sb + " --progress --probe off");
     EXPECT_EQ(progress.code, 10);
     EXPECT_NE(progress.err.find("round 1: program"), std::string::npos) << progress.err;
-    Outcome stats = run("reach " + sb + " --stats --jobs 1"); // two jobs may run ahead
+    // With the probes, SB is decided before the loop; its trace replays too.
+    Outcome probed = run("reach " + sb + " --json --progress");
+    ASSERT_EQ(probed.code, 10) << probed.err;
+    EXPECT_EQ(nlohmann::json::parse(probed.out)["stats"]["iterations"], 0);
+    EXPECT_NE(probed.err.find("explicit probe: reachable"), std::string::npos) << probed.err;
+    EXPECT_EQ(run("replay " + sb + " " + write("p.json", probed.out)).code, 0);
+    // Two jobs may run ahead.
+    Outcome stats = run("reach " + sb + " --stats --jobs 1 --probe off");
     EXPECT_NE(stats.out.find("iterations:   2"), std::string::npos) << stats.out;
     // SB with fences is robust: proved in the first round.
     Outcome fenced = run("reach " + write("f.txt", R"(thread t0 initial a final d
@@ -583,7 +591,7 @@ transition c d check == r 0 end
 thread t1 initial a final d
 transition a b write 1 1 transition b m mfence transition m c read r 0
 transition c d check == r 0 end)") +
-                         " --json");
+                         " --json --probe off");
     EXPECT_EQ(fenced.code, 0) << fenced.err;
     EXPECT_EQ(nlohmann::json::parse(fenced.out)["stats"]["iterations"], 1);
     EXPECT_EQ(run("reach " + sb + " --max-iterations 0").code, 2);
@@ -627,7 +635,7 @@ TEST_F(Cli, SaveProgramsWritesEachExtension) {
     const std::filesystem::path out = dir / "rounds";
     std::filesystem::create_directories(out);
     // One job: the oracle does not run ahead of the goal check.
-    Outcome r = run("reach " + sb + " --jobs 1 --save-programs " + out.string());
+    Outcome r = run("reach " + sb + " --jobs 1 --probe off --save-programs " + out.string());
     ASSERT_EQ(r.code, 10) << r.err;
     // One extension: the program of round 2, which parses and whose goal
     // SC reaches.
@@ -639,7 +647,7 @@ TEST_F(Cli, SaveProgramsWritesEachExtension) {
     // A file that cannot be written is the user's problem: exit 2, no report.
     const std::filesystem::path blocked = dir / "blocked";
     std::filesystem::create_directories(blocked / "round-2.txt");
-    Outcome w = run("reach " + sb + " --jobs 1 --save-programs " + blocked.string());
+    Outcome w = run("reach " + sb + " --jobs 1 --probe off --save-programs " + blocked.string());
     EXPECT_EQ(w.code, 2) << w.out << w.err;
     EXPECT_EQ(w.out, "");
     EXPECT_NE(w.err.find("cannot write"), std::string::npos) << w.err;
@@ -701,9 +709,11 @@ TEST_F(Cli, ModelsOrderTheVerdicts) {
 }
 
 TEST_F(Cli, BufferBoundMakesANegativeAnswerUnknown) {
-    // A thread that stores forever and never fences: its buffer is unbounded.
+    // A thread that stores forever and never fences: its buffer is unbounded
+    // (1 and 2 in turn: equal stores in a row would merge, --merge-stores).
     std::string f = write("loop.txt", R"(thread t initial a final b
-transition a a write 1 0
+transition a c write 1 0
+transition c a write 2 0
 transition a b check == 1 2
 end
 )");

@@ -129,8 +129,10 @@ void runModel(const Program& p, const Goal& goal, MemoryModel model, Clock::time
                 o.search = search;
                 o.partialOrder = por;
                 o.liveRegisters = live;
-                configs.emplace_back("explicit " + std::string(reach::name(search)) + " por=" +
-                                         (por ? "on" : "off") + " live=" + (live ? "on" : "off"),
+                o.mergeStores = por; // por is for SC, store merging for TSO/PSO
+                configs.emplace_back("explicit " + std::string(reach::name(search)) +
+                                         " por=merge=" + (por ? "on" : "off") +
+                                         " live=" + (live ? "on" : "off"),
                                      o);
             }
         } else {

@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -29,9 +31,12 @@ namespace {
 
 using instrument::ExtensionVariant;
 
+// The loop alone: no explicit probes (they decide small programs first).
 reach::Result lazyRun(const Program& p, const Goal& g, ExtensionVariant v = {}) {
     lazy::LazyEngine engine(v);
-    return reach::runChecked(engine, p, g, {});
+    reach::Options o;
+    o.explicitProbes = false;
+    return reach::runChecked(engine, p, g, o);
 }
 
 TEST(Lazy, DekkerNeedsExactlyOneExtension) {
@@ -57,6 +62,38 @@ end)");
     EXPECT_EQ(r.stats.loop->iterations, 2U);
     EXPECT_EQ(r.stats.loop->scQueries, 2U);
     EXPECT_EQ(r.trace->model, reach::MemoryModel::TSO);
+}
+
+// The explicit probes (--probe) decide small programs before the loop; one
+// that meets the buffer bound leaves the program to the loop.
+TEST(Lazy, ProbesDecideSmallProgramsBeforeTheLoop) {
+    const std::string sb = "thread t0 initial a final d transition a b write 1 0 "
+                           "transition b c read r 1 transition c d check == r 0 end "
+                           "thread t1 initial a final d transition a b write 1 1 "
+                           "transition b c read r 0 transition c d check == r 0 end";
+    std::string fenced = sb;
+    for (std::size_t at = fenced.find("transition b c"); at != std::string::npos;
+         at = fenced.find("transition b c", at + 30)) {
+        fenced.replace(at, 14, "transition b m mfence transition m c");
+    }
+    // Stores 1 and 2 in turn forever (they do not merge), never loads.
+    const std::string unbounded = "thread t initial a final z transition a c write 1 0 "
+                                  "transition c a write 2 0 transition a z check == 1 2 end";
+    for (unsigned jobs : {1U, 2U}) {
+        reach::Options o;
+        o.jobs = jobs;
+        lazy::LazyEngine engine(ExtensionVariant::Terminating);
+        for (const auto& [text, verdict, rounds] :
+             {std::tuple{sb, reach::Verdict::Reachable, 0U},
+              std::tuple{fenced, reach::Verdict::Unreachable, 0U},
+              std::tuple{unbounded, reach::Verdict::Unreachable, 1U}}) {
+            const Program p = test::parse(text);
+            const reach::Result r = reach::runChecked(engine, p, *defaultGoal(p), o);
+            EXPECT_EQ(r.verdict, verdict) << text;
+            ASSERT_TRUE(r.stats.loop.has_value());
+            EXPECT_EQ(r.stats.loop->iterations, rounds) << text;
+        }
+    }
 }
 
 TEST(Lazy, ScReachableGoalsNeedNoOracle) {

@@ -166,6 +166,7 @@ TEST(TsoPso, CyclicThreadsHitTheBoundAndGiveUnknown) {
     const std::string text = "thread t initial a final z transition a a write 1 0 end";
     reach::Options o;
     o.bufferBound = 3;
+    o.mergeStores = false; // else the stores of 1 merge (next test)
     EXPECT_EQ(verdict(text, MemoryModel::SC, o), U);
     EXPECT_EQ(verdict(text, MemoryModel::TSO, o), Verdict::Unknown);
     EXPECT_EQ(verdict(text, MemoryModel::PSO, o), Verdict::Unknown);
@@ -179,6 +180,56 @@ TEST(TsoPso, CyclicThreadsHitTheBoundAndGiveUnknown) {
                       "transition a b read r 0 end",
                       MemoryModel::TSO, o),
               R);
+}
+
+// --merge-stores: a store of the value the newest buffered store to the
+// same address holds is not buffered again when no other thread writes
+// that address (reach/explicit/src/merged_stores.hpp).
+TEST(TsoPso, RepeatedStoresOfOneValueMerge) {
+    reach::Options off;
+    off.mergeStores = false;
+    const std::string loop = "thread t initial a final z transition a a write 1 0 end";
+    for (MemoryModel m : {MemoryModel::TSO, MemoryModel::PSO}) {
+        EXPECT_EQ(verdict(loop, m), U);
+        EXPECT_EQ(verdict(loop, m, off), Verdict::Unknown);
+        // Another writer of the address: the stores are not merged.
+        EXPECT_EQ(verdict(loop + " thread u initial a final b transition a b write 1 0 end", m),
+                  Verdict::Unknown);
+        // A computed address: merged while t is its only possible writer.
+        const std::string computed = "thread t initial a final z transition a b local i 2 "
+                                     "transition b b write 1 + i 1 end";
+        EXPECT_EQ(verdict(computed, m), U);
+        EXPECT_EQ(verdict(computed + " thread u initial a final b transition a b local j 4 "
+                                     "transition b c write 1 + j 1 end",
+                          m),
+                  Verdict::Unknown);
+    }
+}
+
+TEST(TsoPso, TracesThroughMergedStoresReplay) {
+    // t stores 1 to x twice, then 2 to y; u sees y = 2, so under TSO both
+    // stores to x left the buffer first: the second, merged, comes back
+    // into the trace with its flush (runChecked replays it).
+    const std::string text = "thread t initial a final e transition a b write 1 0 "
+                             "transition b c read r 5 transition c d write 1 0 "
+                             "transition d e write 2 1 end "
+                             "thread u initial a final c transition a b read s 1 "
+                             "transition b c check == s 2 end";
+    for (MemoryModel m : {MemoryModel::TSO, MemoryModel::PSO}) {
+        Program p = test::parse(text);
+        auto engine = engines::makeReachEngine("explicit", m);
+        const reach::Result r = reach::runChecked(*engine, p, *defaultGoal(p), {});
+        ASSERT_EQ(r.verdict, R) << reach::name(m);
+        std::size_t storesOfX = 0;
+        std::size_t flushesOfX = 0;
+        for (const reach::TraceStep& step : r.trace->steps) {
+            const bool x = step.addr == Value{0};
+            storesOfX += x && step.kind == reach::StepKind::Instruction ? 1 : 0;
+            flushesOfX += x && step.kind == reach::StepKind::Flush ? 1 : 0;
+        }
+        EXPECT_EQ(storesOfX, 2U) << reach::name(m);
+        EXPECT_EQ(flushesOfX, 2U) << reach::name(m);
+    }
 }
 
 // Hand-written traces of the SB-shaped program below, replayed under TSO/PSO.

@@ -111,6 +111,14 @@ EngineEntry lazyRow() {
          {},
          {},
          [](Settings& s, const std::string& v) { s.options.maxIterations = count(v); }},
+        {"--probe",
+         "small explicit TSO searches before the loop and while the goal side waits for "
+         "the oracle (docs/architecture.md)",
+         Kind::Switch,
+         {Task::Reach},
+         {},
+         "on",
+         [](Settings& s, const std::string& v) { s.options.explicitProbes = v == "on"; }},
         {"--save-programs",
          "write each extended program to DIR/round-K.txt (K >= 2)",
          Kind::Directory,
@@ -128,6 +136,16 @@ EngineEntry explicitRow() {
     e.reachModels = {SC, TSO, PSO};
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::ExplicitEngine>(m); };
     e.options = reductionOptions(Task::Reach);
+    e.options.push_back(
+        {"--merge-stores",
+         "TSO/PSO: a store equal to the newest buffered store to an address no other thread "
+         "writes is not buffered again (preserves reachability; traces are of the full "
+         "semantics)",
+         Kind::Switch,
+         {Task::Reach},
+         {},
+         "on",
+         [](Settings& s, const std::string& v) { s.options.mergeStores = v == "on"; }});
     e.options.insert(
         e.options.begin(),
         {"--buffer-bound",

@@ -178,6 +178,12 @@ enum class OracleEnd { Running, Robust, Unknown, Limit };
 // the goal checks run on larger programs than the goal needs.
 constexpr std::size_t kLookAhead = 1;
 
+// States of the first explicit probe (LazyLoop::probe), a few hundredths
+// of a second; each later probe may take kProbeGrowth times as many.
+constexpr std::uint64_t kFirstProbeStates = 1U << 16;
+constexpr std::uint64_t kProbeGrowth = 4;
+constexpr std::uint64_t kMostProbeStates = 1U << 26;
+
 // Joins the oracle thread however run() ends, after telling it to stop.
 class OracleThread {
   public:
@@ -231,6 +237,9 @@ class LazyLoop {
         if (std::optional<reach::Result> settled = answerByAnalysis()) {
             return *settled;
         }
+        if (std::optional<reach::Result> r = probe()) {
+            return finish(r->verdict, r->reason);
+        }
         addStage(Program(program_), instrument::identityOrigins(program_),
                  identityStates(program_));
         if (threaded_) {
@@ -251,6 +260,9 @@ class LazyLoop {
             // Not reached on R_g: wait for a newer program or the oracle's end.
             if (!threaded_) {
                 oracleStep(g);
+            } else if (std::optional<reach::Result> r = probeWhileWaiting(g)) {
+                stop_ = true;
+                return finish(r->verdict, r->reason);
             }
             if (const std::optional<OracleEnd> ended = awaitOracle(g)) {
                 return answerAtOracleEnd(*ended);
@@ -335,6 +347,78 @@ class LazyLoop {
 
     // The explicit engine decides with the rest of the budget; `why`
     // prefixes the reason of an unknown answer.
+    // Explicit TSO probes: small explicit searches, before the loop and,
+    // with a thread of its own for the oracle, while the goal side waits
+    // for the oracle's next program. A program whose buffers stay within
+    // the bound (acyclic threads, or stores that merge,
+    // reach/explicit/src/merged_stores.hpp) and whose state space is small
+    // is decided by them, while the loop might need many rounds: a safe
+    // program that is not robust yields witnesses round after round.
+    // Their answers are the explicit engine's, complete or replayed. A
+    // probe that meets the buffer bound ends the probes (the same search
+    // would meet it again); one that spends its budget leaves a larger one
+    // to the next probe; one the oracle's news cancels leaves the same.
+    // --max-states bounds every search, probes too: one that meets it ends
+    // the run with `unknown`.
+    std::optional<reach::Result> probe() {
+        if (!options_.explicitProbes) {
+            return std::nullopt;
+        }
+        reach::Options o = options_;
+        const bool userLimit = options_.maxStates != 0 && options_.maxStates <= probeBudget_;
+        o.maxStates = userLimit ? options_.maxStates : probeBudget_;
+        o.stopAtBound = true;
+        o.progress = nullptr;
+        oracleNews_ = false;
+        if (threaded_) {
+            o.stop = options_.stop.orWhen(oracleNews_);
+        }
+        auto exact = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::TSO);
+        const reach::Result e = reach::runChecked(*exact, program_, goal_, o);
+        const std::lock_guard<std::mutex> held(lock_);
+        out_.stats.states += e.stats.states;
+        out_.stats.transitions += e.stats.transitions;
+        if (e.verdict != reach::Verdict::Unknown) {
+            out_.trace = e.trace;
+            say("explicit probe: " + std::string(reach::name(e.verdict)) + " after " +
+                std::to_string(e.stats.states) + " states; " + std::to_string(elapsed()) + " s");
+            return e;
+        }
+        if (userLimit && e.stats.states > o.maxStates) {
+            return e;
+        }
+        std::string why = e.reason;
+        if (e.stats.states > probeBudget_) {
+            why = "its budget of " + std::to_string(probeBudget_) + " states spent";
+            probeBudget_ = std::min(probeBudget_ * kProbeGrowth, kMostProbeStates);
+        } else if (!oracleNews_ || options_.stop.cancelled()) {
+            probesOver_ = true; // the buffer bound or a limit of the whole run
+        }
+        say("explicit probe: no answer after " + std::to_string(e.stats.states) + " states (" +
+            why + "); " + std::to_string(elapsed()) + " s");
+        return std::nullopt;
+    }
+
+    // Probes while the oracle works on the program after R_g (see probe).
+    std::optional<reach::Result> probeWhileWaiting(std::size_t g) {
+        auto oracleBusy = [&] {
+            const std::lock_guard<std::mutex> held(lock_);
+            return stages_.size() == g && end_ == OracleEnd::Running;
+        };
+        while (threaded_ && options_.explicitProbes && !probesOver_ && oracleBusy()) {
+            if (std::optional<reach::Result> r = probe()) {
+                return r;
+            }
+        }
+        return std::nullopt;
+    }
+
+    // Wakes the goal side and cancels its probe: the oracle has news.
+    void tellGoalSide() { // with `lock_` held
+        oracleNews_ = true;
+        wake_.notify_all();
+    }
+
     reach::Result answerByExplicit(const std::string& why) {
         auto exact = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::TSO);
         const reach::Result e = reach::runChecked(*exact, program_, goal_, options_);
@@ -379,7 +463,7 @@ class LazyLoop {
             const std::lock_guard<std::mutex> held(lock_);
             oracleError_ = std::current_exception();
             end_ = OracleEnd::Unknown;
-            wake_.notify_all();
+            tellGoalSide();
         }
     }
 
@@ -391,7 +475,7 @@ class LazyLoop {
             stage = stages_[m - 1];
             if (m > maxRounds_) {
                 end_ = OracleEnd::Limit;
-                wake_.notify_all();
+                tellGoalSide();
                 return false;
             }
         }
@@ -430,7 +514,7 @@ class LazyLoop {
         }
         line << "; " << elapsed() << " s";
         say(line.str());
-        wake_.notify_all();
+        tellGoalSide();
         return true;
     }
 
@@ -452,7 +536,7 @@ class LazyLoop {
             const std::lock_guard<std::mutex> held(lock_);
             end_ = OracleEnd::Unknown;
             endReason_ = std::string("building the extension: ") + e.what();
-            wake_.notify_all();
+            tellGoalSide();
             return false;
         }
         const std::lock_guard<std::mutex> held(lock_);
@@ -464,7 +548,7 @@ class LazyLoop {
         line << "witness from " << oracle.checked << "/" << oracle.attacks
              << " attacks, extending by " << sigma.size() << " steps; " << elapsed() << " s";
         say(line.str());
-        wake_.notify_all();
+        tellGoalSide();
         return true;
     }
 
@@ -589,6 +673,9 @@ class LazyLoop {
     // needed (the oracle thread may have built one more program ahead).
     std::size_t goalChecked_ = 0;
     OracleEnd end_ = OracleEnd::Running;
+    std::atomic<bool> oracleNews_{false};           // cancels the goal side's probe
+    std::uint64_t probeBudget_ = kFirstProbeStates; // the goal side's own
+    bool probesOver_ = false;                       // likewise
     std::string endReason_;
     std::exception_ptr oracleError_;
     // Last: joined before anything the oracle thread uses goes away.

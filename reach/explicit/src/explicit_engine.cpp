@@ -16,11 +16,13 @@ namespace {
 // One semantics per thread of the search: the static reductions run once
 // per semantics (they poll the limits). A state limit makes the search
 // sequential: it counts states in the sequential search's order, so that
-// the answer within the limit does not depend on the threads either.
+// the answer within the limit does not depend on the threads either; so
+// does stopping at the buffer bound (a probe's small search).
 template <class Policy>
 Result search(const Program& program, const Goal& goal, const Options& options) {
     using Semantics = OperationalSemantics<Policy>;
-    const unsigned threads = options.maxStates != 0 ? 1U : std::max(1U, options.searchJobs);
+    const unsigned threads =
+        options.maxStates != 0 || options.stopAtBound ? 1U : std::max(1U, options.searchJobs);
     std::vector<std::unique_ptr<Semantics>> owned;
     try {
         for (unsigned k = 0; k < threads; ++k) {

@@ -201,6 +201,10 @@ template <class Semantics> class ExplicitSearch {
             stopReason_ = *why;
             return true;
         }
+        if (options_.stopAtBound && sem_.boundHit()) {
+            stopReason_ = boundHitReason(options_);
+            return true;
+        }
         return false;
     }
 
@@ -262,6 +266,7 @@ template <class Semantics> class ExplicitSearch {
         trace.goalStep = trace.steps.size();
         store_.get(goal, current_);
         drainBuffers(trace);
+        sem_.completeTrace(trace);
         return trace;
     }
 

@@ -90,6 +90,12 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
         }
     }
 
+    if constexpr (Policy::buffered) {
+        if (o.mergeStores) {
+            owners_.emplace(p);
+        }
+    }
+
     outgoing_.resize(threadCount_);
     for (std::size_t t = 0; t < threadCount_; ++t) {
         const Thread& th = p.threads[t];
@@ -105,6 +111,7 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
                                 ? static_cast<std::uint32_t>(regBase_[t] + tr.instr.reg.index())
                                 : 0;
                 c.slot = -1;
+                c.merge = mergeKind(tr);
                 c.value = p.expr(tr.instr.value);
                 c.addr = p.expr(tr.instr.addr);
                 if (accessesMemory(tr.instr.kind)) {

@@ -22,6 +22,7 @@
 // packed (StateStore, at least a byte a word), so an entry index is below
 // 2^22. StepDelta's word indices are below a state's length, likewise.
 
+#include "merged_stores.hpp"
 #include "static_reductions.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -168,6 +169,14 @@ template <class Policy> class OperationalSemantics {
     // The trace step of taking `code` in state `s` (addresses and values).
     [[nodiscard]] TraceStep describe(std::span<const StateWord> s, StepCode code);
 
+    // A trace of this semantics made a trace of the full semantics of
+    // language.md, which the replay checker takes: merged stores put back.
+    void completeTrace(Trace& trace) const {
+        if (owners_) {
+            trace = restoreMergedStores(program_, *owners_, trace);
+        }
+    }
+
     // The first word of the memory (cells, buffers, pairs: every word after
     // it is shared state); the lock holder is word threads().
     [[nodiscard]] std::size_t memoryBegin() const { return memBase_; }
@@ -280,6 +289,10 @@ template <class Policy> class OperationalSemantics {
                 Value v = eval(c.value, regs);
                 Value addr = eval(c.addr, regs);
                 if constexpr (Policy::buffered) {
+                    if (merges(c, s, t, base, addr, v)) {
+                        startNext(); // merged_stores.hpp
+                        break;
+                    }
                     if (buffered >= bound_[t]) {
                         boundHit_ = true;
                         continue;
@@ -390,8 +403,13 @@ template <class Policy> class OperationalSemantics {
         return emitted;
     }
 
+    // Whether a write may be merged: never, when its thread owns its
+    // constant address, or after a look at the address it computes.
+    enum class Merge : std::uint8_t { Never, Owned, Check };
+
     struct Compiled {
         InstrKind kind;
+        Merge merge;
         StateWord to;
         std::uint32_t regWord; // state word of the target register
         int slot;              // state word of a constant address, else -1
@@ -497,6 +515,33 @@ template <class Policy> class OperationalSemantics {
         return {(i < s.size() && s[i] == addr) ? s[i + 1] : 0, false};
     }
 
+    [[nodiscard]] Merge mergeKind(const Transition& tr) const {
+        if (!owners_ || tr.instr.kind != InstrKind::Write) {
+            return Merge::Never;
+        }
+        const auto t = static_cast<std::int32_t>(tr.thread.index());
+        if (auto a = constantValue(program_.expr(tr.instr.addr))) {
+            return owners_->owner(*a) == t ? Merge::Owned : Merge::Never;
+        }
+        return Merge::Check;
+    }
+
+    // Whether thread t's store of v to addr is merged with the newest
+    // store to addr in its buffer (merged_stores.hpp).
+    [[nodiscard]] bool merges(const Compiled& c, std::span<const StateWord> s, std::size_t t,
+                              std::size_t base, Value addr, Value v) const {
+        if (c.merge == Merge::Never ||
+            (c.merge == Merge::Check && owners_->owner(addr) != static_cast<std::int32_t>(t))) {
+            return false;
+        }
+        for (std::size_t i = bufferLength(s, t); i-- > 0;) {
+            if (s[base + 2 * i] == addr) {
+                return s[base + 2 * i + 1] == v;
+            }
+        }
+        return false;
+    }
+
     // Buffered models only. `if constexpr` rather than a requires-clause:
     // clang 14 instantiates constrained members in the explicit
     // instantiations below even when the constraint fails.
@@ -575,9 +620,10 @@ template <class Policy> class OperationalSemantics {
     // By thread, by control state: the state words of the registers dead
     // there. Compiled::dead views them, so the semantics is not copied.
     std::vector<std::vector<std::vector<std::uint32_t>>> deadWords_;
-    std::optional<PorTable> por_; // SC with --por on only
-    bool compress_ = false;       // chain compression (with por_)
-    StepDelta delta_;             // of the successor being emitted
+    std::optional<StoreOwners> owners_; // TSO/PSO with --merge-stores on only
+    std::optional<PorTable> por_;       // SC with --por on only
+    bool compress_ = false;             // chain compression (with por_)
+    StepDelta delta_;                   // of the successor being emitted
     std::vector<StateWord> chainNext_;
     std::vector<StateWord> chainState_;
 };

@@ -35,11 +35,19 @@ struct Options {
     // TSO/PSO: most stores the buffer of a thread with a control-flow cycle
     // may hold. A store it blocks makes a negative answer `unknown`.
     std::size_t bufferBound = 4;
-    // Reductions of the explicit engine (--por, --live). Both preserve
+    // Reductions of the explicit engine (--por, --live, --merge-stores). They preserve
     // reachability of the goal; traces stay valid but BFS traces are then
     // shortest only within the reduced state graph.
     bool partialOrder = true;  // SC only: ample sets from static independence
     bool liveRegisters = true; // dead registers are stored as 0
+    // TSO/PSO (--merge-stores): a store equal to the newest buffered store
+    // to an address only its thread writes is not buffered again
+    // (reach/explicit/src/merged_stores.hpp); traces are restored.
+    bool mergeStores = true;
+    // TSO/PSO, explicit engine: stop at the first store the buffer bound
+    // blocks (the answer could then only be `reachable`): for a probe that
+    // wants a complete search or nothing.
+    bool stopAtBound = false;
     // Engines that run independent searches (lazy TSO's oracle) use up to
     // this many threads; answers never depend on it.
     unsigned jobs = 1;
@@ -48,6 +56,8 @@ struct Options {
     // search, the state count never depend on it. Callers that already run
     // searches side by side pass 1 to each.
     unsigned searchJobs = 1;
+    // Lazy TSO: small explicit searches before and beside the loop (--probe).
+    bool explicitProbes = true;
     // Lazy TSO: rounds before giving up with `unknown` (0: the default).
     std::size_t maxIterations = 0;
     // Lazy TSO: called with one line per round (--progress).
