@@ -5,6 +5,7 @@
 #include "report.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/instrument/attack.hpp"
+#include "tsoreach/instrument/plain_locks.hpp"
 #include "tsoreach/lang/printer.hpp"
 
 #include <chrono>
@@ -83,7 +84,8 @@ class RobustCommand final : public SearchCommand {
         engines::Settings settings = commonSettings();
         const Program program = loadProgramFile(file_, ctx.input).program;
         if (printAttack_ != 0) {
-            return printAttack(program, printAttack_);
+            // The attacks of robustness against TSO, where lockfor is lock.
+            return printAttack(instrument::plainLocks(program).value_or(program), printAttack_);
         }
         completeSettings(settings, engine);
         const auto start = std::chrono::steady_clock::now();

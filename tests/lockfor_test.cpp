@@ -14,6 +14,9 @@
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
+#include "tsoreach/robustness/fence_synthesis.hpp"
+
+#include <variant>
 
 #include <gtest/gtest.h>
 
@@ -260,6 +263,99 @@ TEST(LockFor, RmmCasDrainsItsAddressOnly) {
     EXPECT_EQ(rmmVerdict(kCas, MemoryModel::SC), Verdict::Unreachable);
     EXPECT_EQ(rmmVerdict(kCas, MemoryModel::TSO), Verdict::Unreachable);
     EXPECT_EQ(rmmVerdict(kCas, MemoryModel::PSO), Verdict::Reachable);
+}
+
+// Robustness against TSO with a cas and locked writes: the attacks run on
+// the program with plain locks (exact under TSO) and every witness replays
+// on the program with lockfor. Store buffering behind a cas is not robust;
+// with the stores locked (drained at once) it is. PSO: dpor says why not.
+constexpr const char* kSbAfterCas = R"(
+forbidden DONE DONE
+data
+  x = 0 : [0:1]
+  y = 0 : [0:1]
+  z = 0 : [0:1]
+process
+registers $r = 0 : [0:1]
+text
+  cas(z, 0, 1);
+  write: x := 1;
+  read: $r := y;
+  DONE: nop
+process
+registers $r = 0 : [0:1]
+text
+  write: y := 1;
+  read: $r := x;
+  DONE: nop
+)";
+
+std::string lockedStores(std::string text) {
+    text.replace(text.find("write: x := 1"), 13, "locked write: x := 1");
+    text.replace(text.find("write: y := 1"), 13, "cas(y, 0, 1)");
+    return text;
+}
+
+engines::RobustnessOutcome robustnessOf(const Program& p, MemoryModel m) {
+    const engines::Catalog catalog = engines::standardCatalog();
+    engines::Settings s;
+    s.options.stop.setTimeout(60);
+    s.scope = robustness::WitnessScope::All;
+    return catalog.find(engines::Task::Robustness, "", m).checkRobustness(p, m, s);
+}
+
+TEST(LockFor, RobustnessAgainstTsoRunsLockforAsLock) {
+    const Program p = translateRmm(kSbAfterCas, "sb.rmm").program;
+    ASSERT_NE(printProgram(p).find("lockfor 2\n"), std::string::npos);
+    const engines::RobustnessOutcome out = robustnessOf(p, MemoryModel::TSO);
+    const auto* r = std::get_if<robustness::RobustnessResult>(&out);
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r->verdict, robustness::RobustVerdict::NotRobust) << r->reason;
+    bool lockforStep = false;
+    for (const robustness::Witness& w : r->witnesses) {
+        // Replays on the original, every address and value recorded.
+        const reach::ReplayOutcome o =
+            reach::replayTrace(p, Goal(p), w.trace, reach::Recorded::Required);
+        EXPECT_TRUE(o.ok) << o.error;
+        EXPECT_FALSE(w.cycle.empty());
+        for (const reach::TraceStep& st : w.trace.steps) {
+            if (st.kind == reach::StepKind::Instruction &&
+                p.transition(st.transition).instr.kind == InstrKind::LockFor) {
+                lockforStep = true;
+                EXPECT_EQ(st.addr, std::optional<Value>(2));
+            }
+        }
+    }
+    EXPECT_TRUE(lockforStep);
+
+    const Program locked = translateRmm(lockedStores(kSbAfterCas), "sb.rmm").program;
+    const engines::RobustnessOutcome lockedOut = robustnessOf(locked, MemoryModel::TSO);
+    const auto* l = std::get_if<robustness::RobustnessResult>(&lockedOut);
+    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(l->verdict, robustness::RobustVerdict::Robust) << l->reason;
+}
+
+TEST(LockFor, FencesForRobustnessAgainstTso) {
+    const Program p = translateRmm(kSbAfterCas, "sb.rmm").program;
+    robustness::FenceOptions o;
+    o.search.stop.setTimeout(60);
+    const robustness::FenceResult r = robustness::robustnessFences(p, o);
+    ASSERT_EQ(r.outcome, robustness::FenceOutcome::Found) << r.reason;
+    EXPECT_TRUE(r.verified);
+    EXPECT_EQ(r.fences.size(), 2U);
+    const Program locked = translateRmm(lockedStores(kSbAfterCas), "sb.rmm").program;
+    const robustness::FenceResult none = robustness::robustnessFences(locked, o);
+    ASSERT_EQ(none.outcome, robustness::FenceOutcome::Found) << none.reason;
+    EXPECT_TRUE(none.fences.empty());
+}
+
+TEST(LockFor, RobustnessAgainstPsoSaysWhyNot) {
+    const Program p = translateRmm(kSbAfterCas, "sb.rmm").program;
+    const engines::RobustnessOutcome out = robustnessOf(p, MemoryModel::PSO);
+    const auto* r = std::get_if<robustness::ExploredRobustness>(&out);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->verdict, robustness::RobustVerdict::Unknown);
+    EXPECT_NE(r->reason.find("lockfor"), std::string::npos) << r->reason;
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "tsoreach/robustness/robustness.hpp"
 
+#include "tsoreach/instrument/plain_locks.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/explicit.hpp"
 #include "tsoreach/reach/replay.hpp"
@@ -390,8 +391,10 @@ class AttackOracle {
 
 } // namespace
 
-RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
-                                    WitnessScope scope, unsigned jobs, AttackSearch search) {
+namespace {
+
+RobustnessResult checkPlain(const Program& p, const reach::Options& options, WitnessScope scope,
+                            unsigned jobs, AttackSearch search) {
     RobustnessResult r;
     // The static passes take seconds on large extensions: they poll the
     // stop condition too, and the answer is then unknown.
@@ -416,6 +419,44 @@ RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& opti
         return r;
     }
     return AttackOracle(p, options, scope, jobs, search, std::move(attacks), std::move(sets)).run();
+}
+
+// A witness of plainLocks(p) as one of p: the same steps (transition ids are
+// kept), replayed on p so that its lockfor steps get their addresses.
+void onOriginal(const Program& p, Witness& w) {
+    const reach::ReplayOutcome replay =
+        reach::replayTrace(p, Goal(p), w.trace, reach::Recorded::IfGiven);
+    if (!replay.ok) {
+        throw reach::TraceReplayError("a robustness witness does not replay on the program with "
+                                      "lockfor: " +
+                                      replay.error);
+    }
+    w.trace = replay.completed;
+    w.graph = happensBefore(p, w.trace);
+    w.cycle = findCycle(w.graph);
+    if (w.cycle.empty()) {
+        throw std::logic_error("a robustness witness without a happens-before cycle on the program "
+                               "with lockfor (trace" +
+                               describe(p, w.trace) + ")");
+    }
+}
+
+} // namespace
+
+RobustnessResult checkTsoRobustness(const Program& p, const reach::Options& options,
+                                    WitnessScope scope, unsigned jobs, AttackSearch search) {
+    // Robustness is against TSO, where lockfor/unlockfor are exactly
+    // lock/unlock (instrument/plain_locks.hpp): the attacks run on the
+    // program with locks, and each witness is replayed on the original.
+    const std::optional<Program> plain = instrument::plainLocks(p);
+    if (!plain) {
+        return checkPlain(p, options, scope, jobs, search);
+    }
+    RobustnessResult r = checkPlain(*plain, options, scope, jobs, search);
+    for (Witness& w : r.witnesses) {
+        onOriginal(p, w);
+    }
+    return r;
 }
 
 } // namespace tsoreach::robustness

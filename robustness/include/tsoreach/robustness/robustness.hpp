@@ -4,6 +4,9 @@
 //
 // Computed addresses are supported when the value-set analysis bounds them;
 // otherwise the verdict is unknown, with the access named in the reason.
+// lockfor/unlockfor are lock/unlock under TSO (instrument/plain_locks.hpp):
+// the attacks run on the program with plain locks, and the witnesses are
+// replayed on the program given (their lockfor steps with addresses).
 
 #include "tsoreach/instrument/attack.hpp"
 #include "tsoreach/reach/options.hpp"
