@@ -11,6 +11,7 @@
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/frontends/front_end.hpp"
 #include "tsoreach/frontends/rmm/rmm.hpp"
+#include "tsoreach/instrument/fences_after_unlocks.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/replay.hpp"
@@ -76,6 +77,35 @@ const Case kCases[] = {
      "thread b initial s transition s t atomic transition t u read p 0\n"
      "transition u v endatomic transition v f check == p 1 final f end\n",
      Verdict::Unreachable, Verdict::Unreachable, Verdict::Unreachable},
+    // The mfence after `unlockfor y` (skipped under SC and TSO, where it is
+    // a no-op, instrument/fences_after_unlocks.hpp) still drains x under
+    // PSO before z is written; without it PSO reorders x and z.
+    {"TheFenceAfterUnlockforDrainsUnderPso",
+     "thread a initial s transition s t write 1 0 transition t u lockfor 1\n"
+     "transition u v write 1 1 transition v w unlockfor 1 transition w x mfence\n"
+     "transition x y write 1 2 end\n"
+     "thread b initial s transition s t read r 2 transition t u read q 0\n"
+     "transition u f check && == r 1 == q 0 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Unreachable},
+    {"WithoutTheFenceAfterUnlockforPsoReorders",
+     "thread a initial s transition s t write 1 0 transition t u lockfor 1\n"
+     "transition u v write 1 1 transition v x unlockfor 1\n"
+     "transition x y write 1 2 end\n"
+     "thread b initial s transition s t read r 2 transition t u read q 0\n"
+     "transition u f check && == r 1 == q 0 final f end\n",
+     Verdict::Unreachable, Verdict::Unreachable, Verdict::Reachable},
+    // A goal between the unlock and its fence keeps the fence's state, and
+    // a goal after it gets a trace with the fence's step back (replayed).
+    {"AGoalBetweenUnlockAndFence",
+     "thread a initial s transition s t lockfor 0 transition t u write 1 0\n"
+     "transition u v unlockfor 0 transition v w mfence final v end\n"
+     "thread b initial s transition s t read r 0 transition t f check == r 1 final f end\n",
+     Verdict::Reachable, Verdict::Reachable, Verdict::Reachable},
+    {"AGoalAfterTheSkippedFence",
+     "thread a initial s transition s t lockfor 0 transition t u write 1 0\n"
+     "transition u v unlockfor 0 transition v w mfence final w end\n"
+     "thread b initial s transition s t read r 0 transition t f check == r 1 final f end\n",
+     Verdict::Reachable, Verdict::Reachable, Verdict::Reachable},
 };
 
 TEST(LockFor, ExplicitEngineAgreesWithTheSemanticsAndTheBruteForce) {
@@ -356,6 +386,53 @@ TEST(LockFor, RobustnessAgainstPsoSaysWhyNot) {
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->verdict, robustness::RobustVerdict::Unknown);
     EXPECT_NE(r->reason.find("lockfor"), std::string::npos) << r->reason;
+}
+
+// Which fences the pass skips: after a draining unlock (unlockfor too
+// under SC and TSO), when the goal does not tell the states apart; the
+// engines' traces get the fence's step back.
+TEST(LockFor, FencesAfterDrainingUnlocksAreSkipped) {
+    const Program p = test::parse(
+        "thread a initial s transition s t lockfor 0 transition t u write 1 0\n"
+        "transition u v unlockfor 0 transition v w mfence transition w x lock\n"
+        "transition x y unlock transition y z mfence transition z e write 0 0 final e end\n");
+    const Goal goal = *defaultGoal(p);
+    const auto ids = [&](instrument::UnlockDrains d) {
+        std::vector<std::string> out;
+        if (const auto s = instrument::skipFencesAfterUnlocks(p, goal, d)) {
+            for (std::size_t i = 0; i < s->fenceAfter.size(); ++i) {
+                if (s->fenceAfter[i].valid()) {
+                    const Transition& tr = s->program.transitions[i];
+                    out.push_back(std::string(keyword(tr.instr.kind)) + "->" +
+                                  p.threads[0].stateNames[tr.to.index()]);
+                }
+            }
+        }
+        return out;
+    };
+    using V = std::vector<std::string>;
+    EXPECT_EQ(ids(instrument::UnlockDrains::UnlockAndUnlockFor), (V{"unlockfor->w", "unlock->z"}));
+    EXPECT_EQ(ids(instrument::UnlockDrains::Unlock), (V{"unlock->z"}));
+    for (MemoryModel m : {MemoryModel::SC, MemoryModel::TSO}) {
+        for (const char* engine : {"explicit", "lazy"}) {
+            if (m == MemoryModel::SC && std::string(engine) == "lazy") {
+                continue;
+            }
+            reach::Options o;
+            o.stop.setTimeout(60);
+            auto e = engines::makeReachEngine(engine, m);
+            const reach::Result r = reach::runChecked(*e, p, goal, o);
+            ASSERT_EQ(r.verdict, Verdict::Reachable) << engine;
+            std::size_t fences = 0;
+            for (const reach::TraceStep& st : r.trace->steps) {
+                fences += st.kind == reach::StepKind::Instruction &&
+                                  p.transition(st.transition).instr.kind == InstrKind::Mfence
+                              ? 1
+                              : 0;
+            }
+            EXPECT_EQ(fences, 2U) << engine;
+        }
+    }
 }
 
 } // namespace

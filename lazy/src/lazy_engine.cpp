@@ -1,5 +1,6 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 
+#include "tsoreach/instrument/fences_after_unlocks.hpp"
 #include "tsoreach/instrument/plain_locks.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 
@@ -687,21 +688,29 @@ class LazyLoop {
 reach::Result LazyEngine::run(const Program& program, const Goal& goal,
                               const reach::Options& options) {
     // The lazy engine decides TSO only, where lockfor/unlockfor are exactly
-    // lock/unlock (instrument/plain_locks.hpp).
-    if (const std::optional<Program> plain = instrument::plainLocks(program)) {
-        reach::Result r = LazyLoop(*plain, goal, options, variant_).run();
-        if (r.trace) { // give the lockfor steps their addresses, as the original has them
-            const reach::ReplayOutcome o =
-                reach::replayTrace(program, goal, *r.trace, reach::Recorded::IfGiven);
-            if (!o.ok) {
-                throw reach::TraceReplayError("the lazy engine's trace does not replay: " +
-                                              o.error);
-            }
-            r.trace = o.completed;
-        }
-        return r;
+    // lock/unlock (instrument/plain_locks.hpp) and an mfence right after an
+    // unlock is a no-op (instrument/fences_after_unlocks.hpp).
+    const std::optional<Program> plain = instrument::plainLocks(program);
+    const Program& locks = plain ? *plain : program;
+    const std::optional<instrument::SkippedFences> skipped = instrument::skipFencesAfterUnlocks(
+        locks, goal, instrument::UnlockDrains::UnlockAndUnlockFor);
+    if (!plain && !skipped) {
+        return LazyLoop(program, goal, options, variant_).run();
     }
-    return LazyLoop(program, goal, options, variant_).run();
+    reach::Result r = LazyLoop(skipped ? skipped->program : locks, goal, options, variant_).run();
+    if (r.trace) {
+        // The skipped mfences' steps back, and the lockfor steps' addresses
+        // (as the original has them), by replay.
+        const reach::Trace t =
+            skipped ? reach::withSkippedFences(*r.trace, skipped->fenceAfter) : *r.trace;
+        const reach::ReplayOutcome o =
+            reach::replayTrace(program, goal, t, reach::Recorded::IfGiven);
+        if (!o.ok) {
+            throw reach::TraceReplayError("the lazy engine's trace does not replay: " + o.error);
+        }
+        r.trace = o.completed;
+    }
+    return r;
 }
 
 } // namespace tsoreach::lazy

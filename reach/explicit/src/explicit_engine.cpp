@@ -2,6 +2,7 @@
 
 #include "explicit_search.hpp"
 #include "parallel_search.hpp"
+#include "tsoreach/instrument/fences_after_unlocks.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -42,10 +43,10 @@ Result search(const Program& program, const Goal& goal, const Options& options) 
     }
     return parallelExplicitSearch<Semantics>(sems, goal, options, Policy::model);
 }
-} // namespace
 
-Result ExplicitEngine::run(const Program& program, const Goal& goal, const Options& options) {
-    switch (model_) {
+Result searchUnder(MemoryModel m, const Program& program, const Goal& goal,
+                   const Options& options) {
+    switch (m) {
     case MemoryModel::SC:
         return search<ScPolicy>(program, goal, options);
     case MemoryModel::TSO:
@@ -54,6 +55,23 @@ Result ExplicitEngine::run(const Program& program, const Goal& goal, const Optio
         return search<PsoPolicy>(program, goal, options);
     }
     throw EngineUnavailable("unknown memory model");
+}
+} // namespace
+
+Result ExplicitEngine::run(const Program& program, const Goal& goal, const Options& options) {
+    // An mfence right after an unlock that drained the buffers is a no-op:
+    // the search skips its control state, and the trace gets its step back.
+    const instrument::UnlockDrains drains = model_ == MemoryModel::PSO
+                                                ? instrument::UnlockDrains::Unlock
+                                                : instrument::UnlockDrains::UnlockAndUnlockFor;
+    if (const auto skipped = instrument::skipFencesAfterUnlocks(program, goal, drains)) {
+        Result r = searchUnder(model_, skipped->program, goal, options);
+        if (r.trace) {
+            r.trace = withSkippedFences(*r.trace, skipped->fenceAfter);
+        }
+        return r;
+    }
+    return searchUnder(model_, program, goal, options);
 }
 
 } // namespace tsoreach::reach

@@ -6,6 +6,7 @@
 #include "tsoreach/reach/model.hpp"
 
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace tsoreach::reach {
@@ -36,5 +37,11 @@ struct Trace {
     std::size_t goalTerm = 0;
     friend bool operator==(const Trace&, const Trace&) = default;
 };
+
+// The trace with, right after each instruction step of a transition that
+// stands for a skipped mfence too (`fenceAfter`, by transition id, invalid:
+// none; instrument/fences_after_unlocks.hpp), that mfence's step; goalStep
+// counts the inserted steps before it.
+Trace withSkippedFences(const Trace& t, std::span<const TransitionId> fenceAfter);
 
 } // namespace tsoreach::reach
