@@ -14,8 +14,9 @@
 // another thread owns appends its packed bytes and hash to a batch for that
 // thread (unless it sent the same state lately), and hands full batches
 // over through the owner's inbox (one lock per inbox, taken once per
-// batch). The owner inserts what it receives and
-// pushes the new states on its own depth-first stack. Every thread
+// batch). The owner inserts what it receives,
+// pushes the new states on its own depth-first stack and hands the emptied
+// batch back to its maker (so every batch counts in its maker's memory). Every thread
 // publishes what it holds when it runs out of work or some thread is
 // waiting. No lock is global, and there is no stealing: a thread expands
 // only the states it owns.
@@ -144,6 +145,10 @@ template <class Semantics> class ParallelSearch {
         StateWord values[StepDelta::capacity] = {};
     };
     using Batch = std::vector<std::uint8_t>; // (hash, size, packed bytes) entries
+    struct Letter {
+        std::size_t from = 0; // the sender, who gets the emptied batch back
+        Batch batch;
+    };
     // A state sent lately: a successor equal to it need not be sent again
     // (diamonds of independent steps make many such duplicates, as in
     // StateStore's recent cache). Exact: the bytes are compared.
@@ -168,13 +173,16 @@ template <class Semantics> class ParallelSearch {
         std::vector<StateStore::Key> received; // a group of received states
         std::vector<Successor> succs;          // only grows
         std::vector<Batch> outgoing;           // by owner
-        std::vector<Batch> mail;               // taken from the inbox
-        std::vector<Batch> spare;              // emptied batches, reused for sending
+        std::vector<Letter> mail;              // taken from the inbox
+        std::vector<Batch> spare;              // its own emptied batches, reused for sending
+        std::size_t batchMemory = 0;           // capacity of every batch it made
         std::vector<Sent> sent;                // by the low bits of the hash
         // Read by the other threads: on lines of their own.
         alignas(64) std::atomic<std::size_t> bytes{0}; // for the memory limit
         alignas(64) std::mutex inboxLock;
-        std::vector<Batch> inbox; // guarded by inboxLock
+        std::vector<Letter> inbox; // guarded by inboxLock
+        alignas(64) std::mutex returnLock;
+        std::vector<Batch> returned; // its batches, emptied by their receivers; guarded
         std::atomic<bool> hasMail{false};
     };
 
@@ -379,7 +387,9 @@ template <class Semantics> class ParallelSearch {
         Batch& b = me.outgoing[owner];
         const std::size_t at = b.size();
         const auto size = static_cast<std::uint32_t>(key.size);
+        const std::size_t had = b.capacity();
         b.resize(at + sizeof key.hash + sizeof size + key.size);
+        me.batchMemory += b.capacity() - had;
         std::memcpy(b.data() + at, &key.hash, sizeof key.hash);
         std::memcpy(b.data() + at + sizeof key.hash, &size, sizeof size);
         std::memcpy(b.data() + at + sizeof key.hash + sizeof size, key.buffer.data(), key.size);
@@ -396,15 +406,30 @@ template <class Semantics> class ParallelSearch {
         Worker& to = *workers_[owner];
         {
             const std::lock_guard<std::mutex> held(to.inboxLock);
-            to.inbox.push_back(std::move(me.outgoing[owner]));
+            to.inbox.push_back({me.index, std::move(me.outgoing[owner])});
             to.hasMail = true;
         }
+        me.outgoing[owner] = takeSpare(me);
+    }
+
+    // An empty batch: one of this thread's that came back, or a new one.
+    // Batches go back to their maker, so a thread that sends more than it
+    // receives does not allocate one per send, and each thread's batches
+    // are all counted in its batchMemory.
+    static Batch takeSpare(Worker& me) {
+        if (me.spare.empty()) {
+            const std::lock_guard<std::mutex> held(me.returnLock);
+            me.spare.swap(me.returned);
+        }
+        Batch b;
         if (!me.spare.empty()) {
-            me.outgoing[owner].swap(me.spare.back());
+            b.swap(me.spare.back());
             me.spare.pop_back();
         } else {
-            me.outgoing[owner].reserve(batchBytes + 256);
+            b.reserve(batchBytes + 256);
+            me.batchMemory += b.capacity();
         }
+        return b;
     }
 
     void sendAll(Worker& me, std::size_t w) {
@@ -427,7 +452,8 @@ template <class Semantics> class ParallelSearch {
         if (me.received.size() < receiveGroup) {
             me.received.resize(receiveGroup);
         }
-        for (Batch& b : me.mail) {
+        for (Letter& letter : me.mail) {
+            const Batch& b = letter.batch;
             for (std::size_t at = 0; at < b.size();) {
                 std::size_t n = 0;
                 for (; n < receiveGroup && at < b.size(); ++n) {
@@ -453,11 +479,11 @@ template <class Semantics> class ParallelSearch {
                 }
             }
         }
-        for (Batch& b : me.mail) {
-            if (me.spare.size() < 2 * me.outgoing.size()) {
-                b.clear();
-                me.spare.push_back(std::move(b));
-            }
+        for (Letter& letter : me.mail) {
+            letter.batch.clear();
+            Worker& maker = *workers_[letter.from];
+            const std::lock_guard<std::mutex> held(maker.returnLock);
+            maker.returned.push_back(std::move(letter.batch));
         }
         me.mail.clear();
     }
@@ -486,9 +512,7 @@ template <class Semantics> class ParallelSearch {
 
     void checkLimits(Worker& me, ResourceMonitor& monitor) {
         std::size_t mine = me.store.bytesAtNextGrowth() + me.stack.capacity() * sizeof(StateIndex);
-        for (const Batch& b : me.outgoing) {
-            mine += b.capacity();
-        }
+        mine += me.batchMemory; // wherever its batches are
         me.bytes.store(mine, std::memory_order_relaxed);
         std::size_t bytes = 0;
         for (const auto& w : workers_) {
