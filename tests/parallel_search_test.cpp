@@ -6,6 +6,7 @@
 
 #include "random_program.hpp"
 #include "test_util.hpp"
+#include "tsoreach/lang/stop.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/explicit.hpp"
 
@@ -125,6 +126,37 @@ TEST(ParallelSearch, StateLimitHolds) {
     EXPECT_EQ(r.verdict, Verdict::Unknown);
     EXPECT_EQ(r.reason, "state limit of 1000 reached (--max-states)");
     EXPECT_EQ(r.stats.states, 1001U); // exactly: a state limit makes the search sequential
+}
+
+// The memory limit stops the threads mid-search (each thread counts its
+// store, its stack and every batch it made, wherever the batch is).
+TEST(ParallelSearch, MemoryLimitHolds) {
+    const Program p = test::parse(counters(3, 3, 100));
+    reach::Options o;
+    o.searchJobs = 2;
+    // Above what the process holds, below the 4 MiB block each thread's
+    // store has at its first growth.
+    const auto limit = static_cast<std::uint64_t>(residentMb()) + 3;
+    o.stop.setMemoryLimitMb(limit);
+    reach::ExplicitEngine engine(MemoryModel::SC);
+    const reach::Result r = engine.run(p, parseGoalSpec(p, "observer=bad"), o);
+    EXPECT_EQ(r.verdict, Verdict::Unknown);
+    EXPECT_EQ(r.reason, "memory limit of " + std::to_string(limit) + " MB reached (--max-memory)");
+    EXPECT_GT(r.stats.states, 0U);
+}
+
+// More threads than the program has states to share: most threads wait for
+// the whole search, which must still end with the sequential answer.
+TEST(ParallelSearch, ManyThreadsOnATinyProgram) {
+    for (int seen : {100, 1}) { // unreachable, reachable
+        const Program p = test::parse(counters(2, 1, seen));
+        const Goal g = parseGoalSpec(p, "observer=bad");
+        const reach::Result one = run(p, g, MemoryModel::SC, kConfigs[0], 1);
+        for (unsigned jobs : {8U, 16U}) {
+            expectSame(one, run(p, g, MemoryModel::SC, kConfigs[0], jobs),
+                       "seen " + std::to_string(seen) + ", " + std::to_string(jobs) + " jobs");
+        }
+    }
 }
 
 } // namespace
