@@ -23,7 +23,9 @@ template <class Policy>
 Result search(const Program& program, const Goal& goal, const Options& options) {
     using Semantics = OperationalSemantics<Policy>;
     const unsigned threads =
-        options.maxStates != 0 || options.stopAtBound ? 1U : std::max(1U, options.searchJobs);
+        options.maxStates != 0 || options.stopAtBound
+            ? 1U
+            : std::clamp(options.searchJobs, 1U, 1U << SharedStateStore::maxArenaBits);
     std::vector<std::unique_ptr<Semantics>> owned;
     try {
         for (unsigned k = 0; k < threads; ++k) {

@@ -1,35 +1,31 @@
 #pragma once
 // The explicit search on several threads (Options::searchJobs > 1).
 //
-// Visited set, partitioned by hash: every state has an owner thread, picked
-// by a hash of its shared part (lock holder, memory, buffers), and only its
-// owner stores it, looks it up and expands it. A step that moves only its
-// thread's pc and registers (a read, a local, a check) keeps the state with
-// its owner, so only steps that change memory cross threads; the price is
-// balance, which the values of memory decide (counters 3 10: 49/51 %,
-// lamport 5: 60/40 %; a program without memory hashes whole states). So
-// each thread's store is the sequential search's StateStore, touched by no
-// other thread and without locks; a state is named by its index in its
-// owner's store and the owner's number. A thread that makes a successor
-// another thread owns appends its packed bytes and hash to a batch for that
-// thread (unless it sent the same state lately), and hands full batches
-// over through the owner's inbox (one lock per inbox, taken once per
-// batch). The owner inserts what it receives,
-// pushes the new states on its own depth-first stack and hands the emptied
-// batch back to its maker (so every batch counts in its maker's memory). Every thread
-// publishes what it holds when it runs out of work or some thread is
-// waiting. No lock is global, and there is no stealing: a thread expands
-// only the states it owns.
+// Every thread runs the sequential search's depth-first loop on a stack of
+// its own, over one visited set shared by all (shared_state_store.hpp: a
+// table whose slots are claimed by compare-and-swap, packed states in an
+// arena per thread). A successor stays with the thread that made it, so a
+// thread's states, like the sequential search's, are mostly expanded right
+// after they are made, from the copy it still holds unpacked. No lock is
+// taken per state: the lock below guards only the pool of shared work, the
+// idle count and the table's growth.
 //
-// Termination: `pending_` counts the states on stacks and in batches (made,
-// not yet expanded or found to be duplicates), but each thread adds its
-// changes (+ successors pushed or sent, - state expanded, - duplicate
-// received) only when it hands a batch over or runs out of work. Let s_W be
-// what thread W held (stack and unsent batches) when it last added, plus
-// what it received since. Then pending_ equals the states in inboxes plus
-// the sum of s_W, and s_W >= 1 while W holds anything: W adds with 0 only
-// when it holds nothing, and then gets states only from its inbox. So
-// pending_ == 0 means no state is left anywhere and none can appear.
+// Work: a thread whose stack is empty becomes idle and waits for the pool; a
+// busy thread that sees an idle one (an atomic count, read once per
+// expansion) moves the bottom half of its stack, the oldest states and so
+// the largest unexplored parts, to the pool. A state is on one stack or in
+// the pool from when it is stored until it is expanded.
+//
+// Termination: under the lock, when every running thread is idle and the
+// pool is empty. An idle thread holds no state, and only a busy thread
+// adds to the pool or makes states, so then no state is left to expand
+// and none can appear.
+//
+// Growth of the shared table stops the world (shared_state_store.hpp): a
+// thread whose claim to store states fails waits for every running thread
+// (busy threads join between two expansions or in their next claim, idle
+// ones are woken), each moves a share of the slots, and the last one done
+// swaps the tables.
 //
 // Why the answer is the sequential search's. The successors of a state are
 // a function of the state alone: partial-order reduction picks the ample
@@ -45,9 +41,17 @@
 // search keeps no parent links: when it makes a goal state the sequential
 // search runs, and its trace and counts are reported, so a reachable answer
 // is the same for every number of threads too.
+//
+// The limit of the design: one lock for idle threads and growth, touched
+// rarely; the shared table's cache lines move between cores only where two
+// threads probe the same slots (random, so about 1/N of the time on N
+// threads); every thread allocates from its own arena. What grows with
+// the cores is the cost of a growth (all threads stop; the moves are
+// shared) and of memory bandwidth, which the threads share.
 
 #include "explicit_search.hpp"
 #include "operational_semantics.hpp"
+#include "shared_state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/reach/explicit/state_store.hpp"
 #include "tsoreach/reach/resource_monitor.hpp"
@@ -57,6 +61,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -87,18 +92,12 @@ template <class Semantics> class ParallelSearch {
   public:
     // One semantics per thread (their scratch buffers are not shared).
     ParallelSearch(std::span<Semantics* const> sems, const Goal& goal, const Options& options)
-        : sems_(sems.begin(), sems.end()), goal_(goal), options_(options) {
-        while ((std::size_t{1} << ownerBits_) < sems_.size()) {
-            ++ownerBits_;
-        }
-        capacity_ =
-            std::min<std::size_t>((std::size_t{1} << (32 - ownerBits_)) - 1, StateStore::maxStates);
+        : sems_(sems.begin(), sems.end()), goal_(goal), options_(options),
+          store_(sems_.size(), initialTableBits) {
         for (std::size_t k = 0; k < sems_.size(); ++k) {
             workers_.push_back(std::make_unique<Worker>());
-            workers_.back()->index = k;
-            workers_.back()->outgoing.resize(sems_.size());
-            workers_.back()->sent.resize(sentSize);
         }
+        active_ = workers_.size();
     }
 
     ParallelOutcome run() {
@@ -110,6 +109,7 @@ template <class Semantics> class ParallelSearch {
                 }
             } catch (const std::system_error& e) {
                 stop(std::string("cannot start a search thread: ") + e.what());
+                leave(workers_.size() - 1 - threads.size()); // never started
             }
             work(0);
             for (std::thread& t : threads) {
@@ -122,9 +122,9 @@ template <class Semantics> class ParallelSearch {
         ParallelOutcome out;
         out.goalReached = goalReached_.load();
         out.stopReason = stopReason_;
+        out.states = store_.size();
+        out.bytes = store_.bytes();
         for (std::size_t w = 0; w < workers_.size(); ++w) {
-            out.states += workers_[w]->store.size();
-            out.bytes += workers_[w]->store.bytes();
             out.transitions += workers_[w]->transitions;
             out.boundHit = out.boundHit || sems_[w]->boundHit();
         }
@@ -132,86 +132,33 @@ template <class Semantics> class ParallelSearch {
     }
 
   private:
-    static constexpr std::uint64_t checkEvery = 256;   // expansions between limit checks
-    static constexpr std::size_t batchBytes = 16384;   // a batch is handed over when this full
-    static constexpr std::size_t receiveGroup = 16;    // received states prefetched together
-    static constexpr StateIndex noState = 0xffffffffU; // no store's index reaches it
+    static constexpr std::uint64_t checkEvery = 256; // expansions between limit checks
+    // A small first table: growing it costs little while it is small, and
+    // then every search, the tests' small ones too, runs through growths
+    // with all its threads.
+    static constexpr unsigned initialTableBits = 10;
 
     // A successor of the state being expanded (as in explicit_search.hpp).
     struct Successor {
         StateStore::Key key;
-        std::size_t owner = 0;
         StepDelta delta;
         StateWord values[StepDelta::capacity] = {};
     };
-    using Batch = std::vector<std::uint8_t>; // (hash, size, packed bytes) entries
-    struct Letter {
-        std::size_t from = 0; // the sender, who gets the emptied batch back
-        Batch batch;
-    };
-    // A state sent lately: a successor equal to it need not be sent again
-    // (diamonds of independent steps make many such duplicates, as in
-    // StateStore's recent cache). Exact: the bytes are compared.
-    struct Sent {
-        std::uint64_t hash = 0;
-        std::uint32_t size = 0; // 0: empty
-        std::array<std::uint8_t, 48> bytes{};
-    };
-    static constexpr std::size_t sentSize = 1024; // a power of two
 
     struct alignas(64) Worker {
-        std::size_t index = 0;       // in workers_
-        StateStore store{12, 65536}; // grows from a small table and block
-        std::vector<StateIndex> stack;
-        std::int64_t unadded = 0; // see "Termination"
+        std::vector<SharedRef> stack;
         std::uint64_t transitions = 0;
         std::uint64_t sinceCheck = 0;
-        StateIndex preloaded = noState; // the state `current` already holds
+        SharedRef preloaded = 0; // the state `current` already holds (0: none)
         std::vector<StateWord> current;
         std::vector<StateWord> next;
         StateStore::Key currentKey;
-        std::vector<StateStore::Key> received; // a group of received states
-        std::vector<Successor> succs;          // only grows
-        std::vector<Batch> outgoing;           // by owner
-        std::vector<Letter> mail;              // taken from the inbox
-        std::vector<Batch> spare;              // its own emptied batches, reused for sending
-        std::size_t batchMemory = 0;           // capacity of every batch it made
-        std::vector<Sent> sent;                // by the low bits of the hash
-        // Read by the other threads: on lines of their own.
-        alignas(64) std::atomic<std::size_t> bytes{0}; // for the memory limit
-        alignas(64) std::mutex inboxLock;
-        std::vector<Letter> inbox; // guarded by inboxLock
-        alignas(64) std::mutex returnLock;
-        std::vector<Batch> returned; // its batches, emptied by their receivers; guarded
-        std::atomic<bool> hasMail{false};
+        std::vector<Successor> succs; // only grows
+        // Read by the other threads (the memory limit): on a line of its own.
+        alignas(64) std::atomic<std::size_t> stackBytes{0};
     };
 
-    // The owner of state s: by a hash of its shared part (lock holder,
-    // memory, buffers), so that a step that changes only its thread's pc
-    // and registers keeps the state with its owner (no batch); the full hash
-    // when there is no memory.
-    [[nodiscard]] std::size_t ownerOf(const Semantics& sem, std::span<const StateWord> s,
-                                      std::uint64_t fullHash) const {
-        if (sem.memoryBegin() == s.size()) {
-            return ownerOf(fullHash);
-        }
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(s[sem.lockWord()]);
-        for (std::size_t i = sem.memoryBegin(); i < s.size(); ++i) {
-            h = (h ^ static_cast<std::uint64_t>(s[i])) * 0xbf58476d1ce4e5b9ULL;
-            h ^= h >> 31;
-        }
-        h *= 0xff51afd7ed558ccdULL;
-        h ^= h >> 33;
-        return ownerOf(h);
-    }
-
-    [[nodiscard]] std::size_t ownerOf(std::uint64_t hash) const {
-        // Bits 16 to 47: the table slot uses the top bits, the recent
-        // cache the lowest 12.
-        return static_cast<std::size_t>(((hash >> 16) & 0xffffffffU) * sems_.size() >> 32);
-    }
-
-    // The initial state, stored by its owner; false when it is the goal.
+    // The initial state, stored by thread 0; false when it is the goal.
     bool start() {
         std::vector<StateWord> initial;
         sems_[0]->initialState(initial);
@@ -221,22 +168,24 @@ template <class Semantics> class ParallelSearch {
         }
         StateStore::Key key;
         StateStore::packKey(initial, key);
-        Worker& owner = *workers_[ownerOf(*sems_[0], initial, key.hash)];
-        StateIndex id = 0;
-        insert(owner, key, id);
-        owner.stack.push_back(id);
-        pending_ = 1;
+        SharedStateStore::Arena& arena = store_.arena(0);
+        store_.prepare(arena, key);
+        SharedRef ref = 0;
+        store_.claim(arena); // the first claim on an empty table succeeds
+        store_.insert(arena, 0, key, ref);
+        workers_[0]->stack.push_back(ref);
         return true;
     }
 
     void work(std::size_t w) {
         Worker& me = *workers_[w];
-        Semantics& sem = *sems_[w];
         try {
             ResourceMonitor monitor(options_);
             while (!stopped_.load(std::memory_order_relaxed)) {
-                if (me.hasMail.load(std::memory_order_relaxed)) {
-                    receive(me);
+                if (store_.growthWanted()) {
+                    std::unique_lock<std::mutex> lk(lock_);
+                    joinGrowth(lk, w);
+                    continue;
                 }
                 if (me.stack.empty()) {
                     if (!awaitWork(me, w)) {
@@ -244,65 +193,138 @@ template <class Semantics> class ParallelSearch {
                     }
                     continue;
                 }
-                const StateIndex id = me.stack.back();
+                if (idle_.load(std::memory_order_relaxed) >
+                        poolParts_.load(std::memory_order_relaxed) &&
+                    me.stack.size() >= 2) {
+                    share(me);
+                }
+                const SharedRef ref = me.stack.back();
                 me.stack.pop_back();
-                expand(me, w, sem, id);
+                expand(me, w, ref);
                 if (++me.sinceCheck >= checkEvery) {
                     me.sinceCheck = 0;
                     checkLimits(me, monitor);
                 }
-                if (hungry_.load(std::memory_order_relaxed) != 0) {
-                    sendAll(me, w);
-                }
             }
         } catch (const std::length_error& e) {
-            stop(e.what()); // a state longer than a block
+            stop(e.what()); // a state longer than a block, or a full arena
         } catch (const std::bad_alloc&) {
             stop("out of memory");
         } catch (...) {
             // A bug (a logic_error of the semantics): rethrown by run().
-            const std::lock_guard<std::mutex> held(stopLock_);
+            const std::lock_guard<std::mutex> held(lock_);
             if (!error_) {
                 error_ = std::current_exception();
             }
-            stopped_ = true;
+            stopLocked("");
         }
+        leave(1);
     }
 
-    // Hands over every batch, then waits for mail; false when no state is
-    // left anywhere (pending_ is 0) or the search stopped.
+    // Threads that end: a growth or termination no longer waits for them.
+    void leave(std::size_t n) {
+        const std::lock_guard<std::mutex> held(lock_);
+        active_ -= n;
+        cv_.notify_all();
+    }
+
+    // Waits for work from the pool; false when the search is over (every
+    // running thread idle with the pool empty, or stopped).
     bool awaitWork(Worker& me, std::size_t w) {
-        sendAll(me, w);
-        addPending(me);
-        hungry_.fetch_add(1);
-        bool got = false;
-        while (!stopped_.load()) {
-            if (me.hasMail.load()) {
-                got = true;
-                break;
+        std::unique_lock<std::mutex> lk(lock_);
+        idle_.fetch_add(1);
+        for (;;) {
+            if (stopped_.load() || finished_) {
+                idle_.fetch_sub(1);
+                return false;
             }
-            if (pending_.load() == 0) {
-                break;
+            if (!pool_.empty()) {
+                me.stack.swap(pool_.back());
+                pool_.pop_back();
+                poolParts_.fetch_sub(1);
+                idle_.fetch_sub(1);
+                return true;
             }
-            std::this_thread::yield();
+            if (store_.growthWanted()) {
+                idle_.fetch_sub(1);
+                joinGrowth(lk, w);
+                idle_.fetch_add(1);
+                continue;
+            }
+            if (idle_.load() == active_) {
+                finished_ = true;
+                cv_.notify_all();
+                continue;
+            }
+            cv_.wait(lk);
         }
-        hungry_.fetch_sub(1);
-        if (got) {
-            receive(me);
-        }
-        return got;
     }
 
-    // Expands state `id` of this thread's store: successors this thread
-    // owns are inserted (their slots prefetched first), the others go to
-    // their owners' batches. The state pushed last is expanded next:
+    // Moves the bottom half of this thread's stack to the pool (not the
+    // top: it is the state `current` may hold).
+    void share(Worker& me) {
+        const auto half = static_cast<std::ptrdiff_t>(me.stack.size() / 2);
+        std::vector<SharedRef> part(me.stack.begin(), me.stack.begin() + half);
+        me.stack.erase(me.stack.begin(), me.stack.begin() + half);
+        const std::lock_guard<std::mutex> held(lock_);
+        pool_.push_back(std::move(part));
+        poolParts_.fetch_add(1);
+        cv_.notify_all();
+    }
+
+    // Takes part in the table's growth, if one is wanted (see the header):
+    // every running thread arrives, one allocates the grown table, each
+    // moves its share of the slots, the last one done swaps the tables.
+    void joinGrowth(std::unique_lock<std::mutex>& lk, std::size_t w) {
+        if (!store_.growthWanted() || stopped_.load()) {
+            return;
+        }
+        const std::uint64_t round = growthRound_;
+        const std::size_t part = arrived_++;
+        cv_.notify_all(); // idle threads join too
+        if (arrived_ == active_) {
+            try {
+                store_.beginGrowth();
+            } catch (const std::bad_alloc&) {
+                stopLocked("out of memory");
+            } catch (const std::length_error& e) {
+                stopLocked(e.what());
+            }
+            parts_ = arrived_;
+            moving_ = true;
+            cv_.notify_all();
+        } else {
+            cv_.wait(lk, [&] { return moving_ || stopped_.load(); });
+        }
+        if (stopped_.load()) {
+            return;
+        }
+        lk.unlock();
+        store_.moveToGrown(part, parts_, store_.arena(w));
+        lk.lock();
+        if (++moved_ == parts_) {
+            store_.finishGrowth();
+            arrived_ = 0;
+            moved_ = 0;
+            moving_ = false;
+            ++growthRound_;
+            cv_.notify_all();
+        } else {
+            cv_.wait(lk, [&] { return growthRound_ != round || stopped_.load(); });
+        }
+    }
+
+    // Expands state `ref`: its new successors are stored (their slots
+    // prefetched first) and pushed. The state pushed last is expanded next:
     // `current` is then made from this one and its changes. Stops every
     // thread at a goal state.
-    void expand(Worker& me, std::size_t w, Semantics& sem, StateIndex id) {
-        if (id != me.preloaded) {
-            me.store.get(id >> ownerBits_, me.current, me.currentKey);
+    void expand(Worker& me, std::size_t w, SharedRef ref) {
+        Semantics& sem = *sems_[w];
+        SharedStateStore::Arena& arena = store_.arena(w);
+        if (ref != me.preloaded) {
+            store_.get(ref, me.current, me.currentKey);
         }
-        me.preloaded = noState;
+        me.preloaded = 0;
         std::size_t count = 0;
         bool goal = false;
         sem.forEachSuccessor(me.current, me.next, [&](StepCode, std::span<const StateWord> succ) {
@@ -323,39 +345,33 @@ template <class Semantics> class ParallelSearch {
             } else {
                 StateStore::packKey(succ, x.key);
             }
-            x.owner = ownerOf(sem, succ, x.key.hash);
-            if (x.owner == w) {
-                me.store.prepare(x.key); // prefetches its slot
-            }
+            store_.prepare(arena, x.key); // prefetches its slot
             return true;
         });
         if (goal) {
             goalReached_ = true;
-            stopped_ = true;
+            stop("");
             return;
         }
         for (std::size_t k = 0; k < count; ++k) {
-            if (me.succs[k].owner == w) {
-                me.store.prefetchCandidate(me.succs[k].key);
-            }
+            store_.prefetchCandidate(me.succs[k].key);
         }
-        std::int64_t made = 0;
         std::size_t last = count;
         for (std::size_t k = 0; k < count; ++k) {
             ++me.transitions;
-            Successor& x = me.succs[k];
-            if (x.owner != w) {
-                made += post(me, x.owner, x.key) ? 1 : 0;
-                continue;
+            while (!store_.claim(arena)) {
+                std::unique_lock<std::mutex> lk(lock_);
+                joinGrowth(lk, w);
+                if (stopped_.load()) {
+                    return;
+                }
             }
-            StateIndex succ = 0;
-            if (insert(me, x.key, succ)) {
+            SharedRef succ = 0;
+            if (store_.insert(arena, w, me.succs[k].key, succ)) {
                 me.stack.push_back(succ);
-                ++made;
                 last = k;
             }
         }
-        me.unadded += made - 1;
         if (last < count && me.succs[last].delta.known) {
             const Successor& x = me.succs[last];
             for (std::uint32_t j = 0; j < x.delta.count; ++j) {
@@ -364,159 +380,13 @@ template <class Semantics> class ParallelSearch {
             std::swap(me.currentKey, me.succs[last].key);
             me.preloaded = me.stack.back();
         }
-        for (std::size_t o = 0; o < me.outgoing.size(); ++o) {
-            if (me.outgoing[o].size() >= batchBytes) {
-                send(me, o);
-            }
-        }
-    }
-
-    // Appends a state for thread `owner` to its batch; false when it was
-    // sent lately.
-    static bool post(Worker& me, std::size_t owner, const StateStore::Key& key) {
-        Sent& lately = me.sent[key.hash & (sentSize - 1)];
-        if (lately.size == key.size && lately.hash == key.hash &&
-            std::memcmp(lately.bytes.data(), key.buffer.data(), key.size) == 0) {
-            return false;
-        }
-        if (key.size <= lately.bytes.size()) {
-            lately.hash = key.hash;
-            lately.size = static_cast<std::uint32_t>(key.size);
-            std::memcpy(lately.bytes.data(), key.buffer.data(), key.size);
-        }
-        Batch& b = me.outgoing[owner];
-        const std::size_t at = b.size();
-        const auto size = static_cast<std::uint32_t>(key.size);
-        const std::size_t had = b.capacity();
-        b.resize(at + sizeof key.hash + sizeof size + key.size);
-        me.batchMemory += b.capacity() - had;
-        std::memcpy(b.data() + at, &key.hash, sizeof key.hash);
-        std::memcpy(b.data() + at + sizeof key.hash, &size, sizeof size);
-        std::memcpy(b.data() + at + sizeof key.hash + sizeof size, key.buffer.data(), key.size);
-        return true;
-    }
-
-    // Hands the batch for `owner` over (after adding to pending_, see
-    // "Termination").
-    void send(Worker& me, std::size_t owner) {
-        if (me.outgoing[owner].empty()) {
-            return;
-        }
-        addPending(me);
-        Worker& to = *workers_[owner];
-        {
-            const std::lock_guard<std::mutex> held(to.inboxLock);
-            to.inbox.push_back({me.index, std::move(me.outgoing[owner])});
-            to.hasMail = true;
-        }
-        me.outgoing[owner] = takeSpare(me);
-    }
-
-    // An empty batch: one of this thread's that came back, or a new one.
-    // Batches go back to their maker, so a thread that sends more than it
-    // receives does not allocate one per send, and each thread's batches
-    // are all counted in its batchMemory.
-    static Batch takeSpare(Worker& me) {
-        if (me.spare.empty()) {
-            const std::lock_guard<std::mutex> held(me.returnLock);
-            me.spare.swap(me.returned);
-        }
-        Batch b;
-        if (!me.spare.empty()) {
-            b.swap(me.spare.back());
-            me.spare.pop_back();
-        } else {
-            b.reserve(batchBytes + 256);
-            me.batchMemory += b.capacity();
-        }
-        return b;
-    }
-
-    void sendAll(Worker& me, std::size_t w) {
-        for (std::size_t o = 0; o < me.outgoing.size(); ++o) {
-            if (o != w) {
-                send(me, o);
-            }
-        }
-    }
-
-    // Inserts the states in this thread's inbox, pushing the new ones.
-    void receive(Worker& me) {
-        {
-            const std::lock_guard<std::mutex> held(me.inboxLock);
-            me.mail.swap(me.inbox);
-            me.hasMail = false;
-        }
-        // In groups, each made and prefetched before any is inserted, so
-        // that the misses into the table and the packed states overlap.
-        if (me.received.size() < receiveGroup) {
-            me.received.resize(receiveGroup);
-        }
-        for (Letter& letter : me.mail) {
-            const Batch& b = letter.batch;
-            for (std::size_t at = 0; at < b.size();) {
-                std::size_t n = 0;
-                for (; n < receiveGroup && at < b.size(); ++n) {
-                    std::uint64_t hash = 0;
-                    std::uint32_t size = 0;
-                    std::memcpy(&hash, b.data() + at, sizeof hash);
-                    std::memcpy(&size, b.data() + at + sizeof hash, sizeof size);
-                    at += sizeof hash + sizeof size;
-                    StateStore::keyFromBytes({b.data() + at, size}, hash, me.received[n]);
-                    at += size;
-                    me.store.prepare(me.received[n]);
-                }
-                for (std::size_t k = 0; k < n; ++k) {
-                    me.store.prefetchCandidate(me.received[k]);
-                }
-                for (std::size_t k = 0; k < n; ++k) {
-                    StateIndex id = 0;
-                    if (insert(me, me.received[k], id)) {
-                        me.stack.push_back(id);
-                    } else {
-                        --me.unadded;
-                    }
-                }
-            }
-        }
-        for (Letter& letter : me.mail) {
-            letter.batch.clear();
-            Worker& maker = *workers_[letter.from];
-            const std::lock_guard<std::mutex> held(maker.returnLock);
-            maker.returned.push_back(std::move(letter.batch));
-        }
-        me.mail.clear();
-    }
-
-    // Stores the key's state in this thread's store unless it is there;
-    // true when it was new, with its name in `id`.
-    bool insert(Worker& me, const StateStore::Key& key, StateIndex& id) {
-        if (me.store.size() >= capacity_) {
-            stop("more than " + std::to_string(capacity_) +
-                 " states in one thread's part of the parallel state store, the most it holds");
-            return false;
-        }
-        if (!me.store.insert(key)) {
-            return false;
-        }
-        id = static_cast<StateIndex>(((me.store.size() - 1) << ownerBits_) | me.index);
-        return true;
-    }
-
-    void addPending(Worker& me) {
-        if (me.unadded != 0) {
-            pending_.fetch_add(me.unadded);
-            me.unadded = 0;
-        }
     }
 
     void checkLimits(Worker& me, ResourceMonitor& monitor) {
-        std::size_t mine = me.store.bytesAtNextGrowth() + me.stack.capacity() * sizeof(StateIndex);
-        mine += me.batchMemory; // wherever its batches are
-        me.bytes.store(mine, std::memory_order_relaxed);
-        std::size_t bytes = 0;
+        me.stackBytes.store(me.stack.capacity() * sizeof(SharedRef), std::memory_order_relaxed);
+        std::size_t bytes = store_.bytesAtNextGrowth();
         for (const auto& w : workers_) {
-            bytes += w->bytes.load(std::memory_order_relaxed);
+            bytes += w->stackBytes.load(std::memory_order_relaxed);
         }
         if (auto why = monitor.exceeded(bytes)) {
             stop(*why);
@@ -524,26 +394,44 @@ template <class Semantics> class ParallelSearch {
     }
 
     void stop(const std::string& why) {
-        const std::lock_guard<std::mutex> held(stopLock_);
-        if (stopReason_.empty() && !goalReached_) {
+        const std::lock_guard<std::mutex> held(lock_);
+        stopLocked(why);
+    }
+
+    // Stops every thread; `why` is the reason unless the goal was reached
+    // or a reason was given first.
+    void stopLocked(const std::string& why) {
+        if (stopReason_.empty() && !goalReached_ && !why.empty()) {
             stopReason_ = why;
         }
         stopped_ = true;
+        cv_.notify_all();
     }
 
     std::vector<Semantics*> sems_;
     const Goal& goal_;
     const Options& options_;
-    unsigned ownerBits_ = 0;
-    std::size_t capacity_ = 0; // states per thread's store
+    SharedStateStore store_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::atomic<std::int64_t> pending_{0};
-    std::atomic<unsigned> hungry_{0};
     std::atomic<bool> stopped_{false};
     std::atomic<bool> goalReached_{false};
-    std::mutex stopLock_;
-    std::string stopReason_;   // guarded by stopLock_ until the threads end
-    std::exception_ptr error_; // likewise
+    // Read by busy threads once per expansion: a thread shares its stack
+    // while more threads are idle than parts wait in the pool.
+    alignas(64) std::atomic<std::size_t> idle_{0};
+    std::atomic<std::size_t> poolParts_{0};
+    // Guarded by lock_:
+    alignas(64) std::mutex lock_;
+    std::condition_variable cv_;
+    std::vector<std::vector<SharedRef>> pool_;
+    std::size_t active_ = 0; // threads not yet ended
+    bool finished_ = false;
+    std::size_t arrived_ = 0; // at the current growth
+    std::size_t parts_ = 0;
+    std::size_t moved_ = 0;
+    bool moving_ = false;
+    std::uint64_t growthRound_ = 0;
+    std::string stopReason_;
+    std::exception_ptr error_;
 };
 
 // The search on sems.size() threads, then, if it reached the goal, the

@@ -45,8 +45,7 @@ class StateStore {
     static constexpr std::size_t maxBlock = std::size_t{1} << 22; // 4 MiB
 
     // The search's store starts with a table of 2^16 slots, a 4 MiB block
-    // and 4096 recent states; the parallel search's many shards start
-    // smaller (parallel_search.hpp). Blocks double up to 4 MiB.
+    // and 4096 recent states; a smaller first block doubles up to 4 MiB.
     explicit StateStore(unsigned initialBits = 16, std::size_t firstBlock = maxBlock,
                         std::size_t recentSize = 4096)
         : table_(std::size_t{1} << initialBits, Slot{}), recent_(recentSize),
@@ -217,6 +216,59 @@ class StateStore {
         return insert(scratch_);
     }
 
+    // The codec, for stores that keep packed states elsewhere (the parallel
+    // search's shared store). Unpacks the state packed at `start`, with
+    // `room` readable bytes from there, as get() does.
+    static void unpackBytes(const std::uint8_t* start, std::size_t room,
+                            std::vector<StateWord>& out, Key* packed) {
+        std::uint64_t n = 0;
+        const std::uint8_t* p = readVarint(start, n);
+        out.resize(n);
+        // The common case: n one-byte words (the n bytes after the count
+        // are then all within this state).
+        if (unpackSmall(p, n, room - static_cast<std::size_t>(p - start), out.data())) {
+            if (packed != nullptr) {
+                const std::size_t size = static_cast<std::size_t>(p - start) + n;
+                packed->reserveFor(n);
+                if (size <= 32 && room >= 32) {
+                    std::memcpy(packed->buffer.data(), start, 32); // no call
+                } else {
+                    std::memcpy(packed->buffer.data(), start, size);
+                }
+                std::memset(packed->buffer.data() + size, 0, 8);
+                packed->size = size;
+                packed->small = true;
+            }
+            return;
+        }
+        if (packed != nullptr) {
+            packed->small = false;
+        }
+        for (std::uint64_t k = 0; k < n; ++k) {
+            std::uint64_t z = 0;
+            p = readVarint(p, z);
+            out[k] = unzigzag(z);
+        }
+    }
+
+    // The length in bytes of the state packed at `start`.
+    static std::size_t packedLength(const std::uint8_t* start) {
+        std::uint64_t n = 0;
+        const std::uint8_t* p = readVarint(start, n);
+        for (std::uint64_t k = 0; k < n; ++k) {
+            while ((*p++ & 0x80U) != 0) {
+            }
+        }
+        return static_cast<std::size_t>(p - start);
+    }
+
+    // The key of the state packed at `start` (its bytes copied, hashed).
+    static void keyOfPacked(const std::uint8_t* start, Key& key) {
+        const std::size_t size = packedLength(start);
+        keyFromBytes({start, size}, 0, key);
+        setHash(key, hashBytes(key.bytes()));
+    }
+
     // Bytes held by the store (for statistics and memory limits).
     [[nodiscard]] std::size_t bytes() const {
         return blockBytes_ + offsets_.bytes() + table_.size() * sizeof(Slot) +
@@ -255,36 +307,7 @@ class StateStore {
 
     void unpack(StateIndex i, std::vector<StateWord>& out, Key* packed) const {
         const std::uint64_t offset = offsets_[i];
-        const std::uint8_t* start = at(offset);
-        std::uint64_t n = 0;
-        const std::uint8_t* p = readVarint(start, n);
-        out.resize(n);
-        // The common case: n one-byte words (the n bytes after the count
-        // are then all within this state).
-        const std::size_t room = roomAt(offset) - static_cast<std::size_t>(p - start);
-        if (unpackSmall(p, n, room, out.data())) {
-            if (packed != nullptr) {
-                const std::size_t size = static_cast<std::size_t>(p - start) + n;
-                packed->reserveFor(n);
-                if (size <= 32 && roomAt(offset) >= 32) {
-                    std::memcpy(packed->buffer.data(), start, 32); // no call
-                } else {
-                    std::memcpy(packed->buffer.data(), start, size);
-                }
-                std::memset(packed->buffer.data() + size, 0, 8);
-                packed->size = size;
-                packed->small = true;
-            }
-            return;
-        }
-        if (packed != nullptr) {
-            packed->small = false;
-        }
-        for (std::uint64_t k = 0; k < n; ++k) {
-            std::uint64_t z = 0;
-            p = readVarint(p, z);
-            out[k] = unzigzag(z);
-        }
+        unpackBytes(at(offset), roomAt(offset), out, packed);
     }
 
     static constexpr std::uint32_t emptyHigh = 0xffffffffU; // no offset is that large
