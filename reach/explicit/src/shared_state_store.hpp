@@ -76,10 +76,10 @@ class SharedStateStore {
         std::vector<std::unique_ptr<std::uint8_t[]>> blocks; // sized once: never moves
         std::vector<std::size_t> blockSizes;
         std::size_t blockCount = 0;
-        std::size_t used = 0; // in the last block
-        std::size_t blockBytes = 0;
-        std::uint64_t states = 0; // stored by this thread
-        std::uint64_t quota = 0;  // states it may still store before it claims more
+        std::size_t used = 0;                   // in the last block
+        std::atomic<std::size_t> blockBytes{0}; // read by every thread's memory check
+        std::uint64_t states = 0;               // stored by this thread
+        std::uint64_t quota = 0;                // states it may still store before it claims more
         // The slots of states met lately, by the low bits of their hash:
         // most duplicates are of a state stored shortly before (diamonds of
         // independent steps), recognised here without a miss into the table.
@@ -238,7 +238,8 @@ class SharedStateStore {
     [[nodiscard]] std::size_t bytes() const {
         std::size_t b = table_.size() * sizeof(std::uint64_t);
         for (const auto& a : arenas_) {
-            b += a->blockBytes + a->recent.size() * sizeof(std::uint64_t);
+            b += a->blockBytes.load(std::memory_order_relaxed) +
+                 a->recent.size() * sizeof(std::uint64_t);
         }
         return b;
     }
@@ -297,7 +298,7 @@ class SharedStateStore {
             a.blocks[a.blockCount] = std::make_unique<std::uint8_t[]>(size);
             a.blockSizes[a.blockCount] = size;
             ++a.blockCount;
-            a.blockBytes += size;
+            a.blockBytes.fetch_add(size, std::memory_order_relaxed);
             a.used = 0;
         }
         const std::uint64_t place = ((a.blockCount - 1) << positionBits) | a.used;
