@@ -33,6 +33,7 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
     commands.push_back(replayCommand());
     commands.push_back(fencesCommand(catalog));
     commands.push_back(exploreCommand(catalog));
+    commands.push_back(outcomesCommand(catalog));
     commands.push_back(printCommand());
     commands.push_back(instrumentCommand());
     ctx.input = std::string(kAutoInputFormat);

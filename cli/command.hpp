@@ -145,6 +145,7 @@ std::unique_ptr<Command> reachCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> robustCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> fencesCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> exploreCommand(const engines::Catalog& catalog);
+std::unique_ptr<Command> outcomesCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> replayCommand();
 std::unique_ptr<Command> printCommand();
 std::unique_ptr<Command> instrumentCommand();

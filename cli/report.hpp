@@ -12,6 +12,7 @@
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/engine.hpp"
 #include "tsoreach/reach/explore.hpp"
+#include "tsoreach/reach/outcomes.hpp"
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
 
@@ -74,6 +75,20 @@ struct ExploreReport {
     const std::string& traces; // the tables of --print-traces; empty otherwise
 };
 
+struct OutcomesInfo {
+    std::string file;
+    reach::MemoryModel model = reach::kDefaultModel;
+    std::string engine;
+    std::optional<reach::MemoryModel> diff; // --diff
+};
+
+struct OutcomesReport {
+    const Program& program;
+    const OutcomesInfo& info;
+    const reach::OutcomeList& list;
+    const reach::OutcomeList* baseline; // with --diff
+};
+
 struct ReplayReport {
     std::string file;
     std::string traceFile;
@@ -97,6 +112,7 @@ class ReportFormat {
     [[nodiscard]] virtual std::optional<std::string> robust(const RobustReport& r) const = 0;
     [[nodiscard]] virtual std::optional<std::string> fences(const FencesReport& r) const = 0;
     [[nodiscard]] virtual std::optional<std::string> explore(const ExploreReport& r) const = 0;
+    [[nodiscard]] virtual std::optional<std::string> outcomes(const OutcomesReport& r) const = 0;
     [[nodiscard]] virtual std::optional<std::string> replay(const ReplayReport& r) const = 0;
 };
 

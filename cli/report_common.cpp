@@ -3,6 +3,7 @@
 #include "tsoreach/lang/printer.hpp"
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace tsoreach::cli::detail {
@@ -55,6 +56,35 @@ std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& 
         break;
     }
     return "";
+}
+
+std::vector<Value> outcomeCells(const reach::OutcomeList& list,
+                                const reach::OutcomeList* baseline) {
+    std::set<Value> cells;
+    for (const reach::OutcomeList* l : {&list, baseline}) {
+        if (l == nullptr) {
+            continue;
+        }
+        for (const reach::Outcome& o : l->outcomes) {
+            for (const auto& cell : o.memory) {
+                cells.insert(cell.first);
+            }
+        }
+    }
+    return {cells.begin(), cells.end()};
+}
+
+std::string cellName(const Program&, Value addr) {
+    return "mem[" + std::to_string(addr) + "]";
+}
+
+bool endsInSeveralStates(const Program& p, std::size_t t) {
+    const Thread& th = p.threads[t];
+    std::size_t ends = 0;
+    for (std::size_t s = 0; s < th.stateCount(); ++s) {
+        ends += th.outgoingOf(StateId(static_cast<std::uint32_t>(s))).empty() ? 1 : 0;
+    }
+    return ends > 1;
 }
 
 std::string formatSeconds(double s) {

@@ -5,6 +5,7 @@
 
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/program.hpp"
+#include "tsoreach/reach/outcomes.hpp"
 #include "tsoreach/reach/trace.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
 #include "tsoreach/robustness/happens_before.hpp"
@@ -21,6 +22,14 @@ namespace tsoreach::cli::detail {
 std::string kindName(const Program& p, const reach::TraceStep& s);
 // What a step did, e.g. "mem[1] := 1" or "r := 0".
 std::string effect(const Program& p, reach::MemoryModel model, const reach::TraceStep& s);
+// The memory cells an outcomes report shows: those not 0 at the end of
+// some outcome (of the list or its baseline), in address order.
+std::vector<Value> outcomeCells(const reach::OutcomeList& list, const reach::OutcomeList* baseline);
+// A cell as reports name it.
+std::string cellName(const Program& p, Value addr);
+// Whether thread t can end in more than one control state (outcomes then
+// show where it ended).
+bool endsInSeveralStates(const Program& p, std::size_t t);
 std::string formatSeconds(double s);
 std::string formatMb(double mb);
 std::string verdictName(robustness::RobustVerdict v);

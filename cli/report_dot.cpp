@@ -38,6 +38,9 @@ class DotFormat final : public ReportFormat {
     [[nodiscard]] std::optional<std::string> explore(const ExploreReport&) const override {
         return std::nullopt;
     }
+    [[nodiscard]] std::optional<std::string> outcomes(const OutcomesReport&) const override {
+        return std::nullopt;
+    }
     [[nodiscard]] std::optional<std::string> replay(const ReplayReport&) const override {
         return std::nullopt;
     }

@@ -265,12 +265,80 @@ std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) 
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+nlohmann::ordered_json outcomeJson(const Program& p, const reach::Outcome& o,
+                                   const std::vector<Value>& cells, bool counted, bool diff) {
+    nlohmann::ordered_json j;
+    nlohmann::ordered_json threads = nlohmann::ordered_json::object();
+    for (std::size_t t = 0; t < p.threads.size(); ++t) {
+        const Thread& th = p.threads[t];
+        nlohmann::ordered_json regs = nlohmann::ordered_json::object();
+        for (std::size_t r = 0; r < th.regCount(); ++r) {
+            regs[th.regNames[r]] = o.regs[t][r];
+        }
+        threads[th.name] = {{"state", th.stateNames[o.pc[t].index()]}, {"registers", regs}};
+    }
+    j["threads"] = threads;
+    nlohmann::ordered_json memory = nlohmann::ordered_json::array();
+    for (Value c : cells) {
+        const auto it = o.memory.find(c);
+        memory.push_back({{"addr", c},
+                          {"var", cellName(p, c)},
+                          {"value", it == o.memory.end() ? 0 : it->second}});
+    }
+    j["memory"] = memory;
+    if (counted) {
+        j["executions"] = o.executions;
+    }
+    if (diff) {
+        j["new"] = o.absentFromBaseline;
+    }
+    return j;
+}
+
+std::string outcomesJson(const OutcomesReport& r) {
+    const reach::OutcomeList& l = r.list;
+    const std::vector<Value> cells = outcomeCells(l, r.baseline);
+    const bool counted = l.classes != reach::ExecutionClasses::FinalStates;
+    const bool compared = r.baseline != nullptr && r.baseline->complete;
+    nlohmann::ordered_json j;
+    j["tool"] = "tsoreach";
+    j["version"] = TSOREACH_VERSION;
+    j["command"] = "outcomes";
+    j["file"] = r.info.file;
+    j["model"] = reach::name(r.info.model);
+    j["engine"] = r.info.engine;
+    j["complete"] = l.complete;
+    if (!l.complete) {
+        j["reason"] = l.reason;
+    }
+    j["counts"] = counted ? "executions" : "none";
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const reach::Outcome& o : l.outcomes) {
+        list.push_back(outcomeJson(r.program, o, cells, counted, compared));
+    }
+    j["outcomes"] = list;
+    j["blocked"] = l.blocked;
+    if (r.baseline != nullptr) {
+        j["diff"] = {{"model", reach::name(*r.info.diff)},
+                     {"complete", r.baseline->complete},
+                     {"outcomes", r.baseline->outcomes.size()}};
+        if (!r.baseline->complete) {
+            j["diff"]["reason"] = r.baseline->reason;
+        }
+    }
+    j["time_s"] = l.seconds;
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace
 
 namespace {
 
 class JsonFormat final : public ReportFormat {
   public:
+    [[nodiscard]] std::optional<std::string> outcomes(const OutcomesReport& r) const override {
+        return outcomesJson(r);
+    }
     [[nodiscard]] std::string_view name() const override { return "json"; }
     [[nodiscard]] std::optional<std::string> reach(const ReachReport& r) const override {
         return jsonReport(r.program, r.goal, r.info, r.result);

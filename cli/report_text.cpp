@@ -234,12 +234,80 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
     return out.str();
 }
 
+// One outcome on one line: each thread's registers (and its end state
+// where it has several), then the cells.
+std::string outcomeLine(const Program& p, const reach::Outcome& o,
+                        const std::vector<Value>& cells) {
+    std::string line;
+    for (std::size_t t = 0; t < p.threads.size(); ++t) {
+        const Thread& th = p.threads[t];
+        line += (t == 0 ? "" : "  ") + th.name + ":";
+        if (endsInSeveralStates(p, t)) {
+            line += " @" + th.stateNames[o.pc[t].index()];
+        }
+        for (std::size_t r = 0; r < th.regCount(); ++r) {
+            line += " " + th.regNames[r] + "=" + std::to_string(o.regs[t][r]);
+        }
+    }
+    if (!cells.empty()) {
+        line += "  |";
+        for (Value c : cells) {
+            const auto it = o.memory.find(c);
+            line +=
+                " " + cellName(p, c) + "=" + std::to_string(it == o.memory.end() ? 0 : it->second);
+        }
+    }
+    return line;
+}
+
+std::string outcomesText(const OutcomesReport& r) {
+    const reach::OutcomeList& l = r.list;
+    const std::vector<Value> cells = outcomeCells(l, r.baseline);
+    const bool counted = l.classes != reach::ExecutionClasses::FinalStates;
+    std::ostringstream out;
+    if (!l.complete) {
+        out << "unknown: " << l.reason << "\n";
+    }
+    out << "outcomes under " << reach::name(r.info.model) << " (" << r.info.engine
+        << "): " << l.outcomes.size() << "\n";
+    std::size_t fresh = 0;
+    for (const reach::Outcome& o : l.outcomes) {
+        out << "  " << outcomeLine(r.program, o, cells);
+        if (counted) {
+            out << "  (" << o.executions << (o.executions == 1 ? " execution)" : " executions)");
+        }
+        if (o.absentFromBaseline) {
+            out << "  not under " << reach::name(*r.info.diff);
+            ++fresh;
+        }
+        out << "\n";
+    }
+    out << (l.complete ? "every final state found" : "the list may lack final states");
+    if (l.blocked != 0) {
+        out << "; " << l.blocked << (counted ? " executions" : " states") << " end blocked";
+    }
+    out << "\n";
+    if (r.baseline != nullptr) {
+        const std::string base(reach::name(*r.info.diff));
+        if (!r.baseline->complete) {
+            out << "not compared with " << base << ": " << r.baseline->reason << "\n";
+        } else {
+            out << fresh << " of " << l.outcomes.size() << " not under " << base << " ("
+                << r.baseline->outcomes.size() << " outcomes under " << base << ")\n";
+        }
+    }
+    return out.str();
+}
+
 } // namespace
 
 namespace {
 
 class TextFormat final : public ReportFormat {
   public:
+    [[nodiscard]] std::optional<std::string> outcomes(const OutcomesReport& r) const override {
+        return outcomesText(r);
+    }
     [[nodiscard]] std::string_view name() const override { return "text"; }
     [[nodiscard]] std::optional<std::string> reach(const ReachReport& r) const override {
         return textReport(r.program, r.goal, r.info, r.result, r.withStats);

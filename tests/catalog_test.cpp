@@ -48,7 +48,9 @@ TEST(Catalog, EveryEngineFolderHasARow) {
 TEST(Catalog, EveryRowCanDoWhatItClaims) {
     for (const engines::EngineEntry& e : engines::standardEngines()) {
         EXPECT_EQ(!e.reachModels.empty(), static_cast<bool>(e.makeReach)) << e.name;
-        EXPECT_EQ(!e.exploreModels.empty(), static_cast<bool>(e.explore)) << e.name;
+        EXPECT_EQ(!e.exploreModels.empty() || !e.outcomeModels.empty(),
+                  static_cast<bool>(e.explore))
+            << e.name;
         EXPECT_EQ(!e.robustnessModels.empty(), static_cast<bool>(e.checkRobustness)) << e.name;
     }
 }
@@ -58,6 +60,8 @@ TEST(Catalog, DefaultsAreTheFirstRows) {
     EXPECT_EQ(c.find(Task::Reach, "", MemoryModel::SC).name, "explicit");
     EXPECT_EQ(c.find(Task::Reach, "", MemoryModel::TSO).name, "lazy");
     EXPECT_EQ(c.find(Task::Explore, "", MemoryModel::PSO).name, "dpor");
+    EXPECT_EQ(c.find(Task::Outcomes, "", MemoryModel::TSO).name, "explicit");
+    EXPECT_THROW((void)c.find(Task::Outcomes, "rf", MemoryModel::SC), reach::EngineUnavailable);
     EXPECT_EQ(c.find(Task::Robustness, "", MemoryModel::TSO).name, "attacks");
     EXPECT_EQ(c.find(Task::Robustness, "", MemoryModel::PSO).name, "dpor");
     EXPECT_THROW((void)c.find(Task::Robustness, "", MemoryModel::SC), reach::EngineUnavailable);

@@ -366,6 +366,8 @@ TEST_F(Cli, TimeoutHoldsInRobustFencesAndExplore) {
     expectStopped("fences " + locked + " --target safety" + timeout, 1, reason, false);
     expectStopped("explore " + f + timeout, 1, reason, false);
     expectStopped("explore " + f + " --engine rf" + timeout, 1, reason, true);
+    expectStopped("outcomes " + f + " --engine dpor --model pso" + timeout, 1, reason, false);
+    expectStopped("outcomes " + f + " --engine dpor --model pso --json" + timeout, 1, reason, true);
 }
 
 // The static passes poll the deadline too: the value-set analysis of a
@@ -921,6 +923,44 @@ end
     Outcome limited = run("fences " + sb + " --target safety --max-states 3");
     EXPECT_EQ(limited.code, 3) << limited.out << limited.err;
     EXPECT_NE(limited.out.find("unknown"), std::string::npos) << limited.out;
+}
+
+TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
+    const std::string sb = write("sb.txt", "thread p initial a transition a b write 1 0 "
+                                           "transition b c read r 1 end\n"
+                                           "thread q initial a transition a b write 1 1 "
+                                           "transition b c read s 0 end\n");
+    Outcome tso = run("outcomes " + sb + " --model tso --diff sc");
+    ASSERT_EQ(tso.code, 0) << tso.out << tso.err;
+    EXPECT_EQ(firstLine(tso.out), "outcomes under tso (explicit): 4");
+    EXPECT_NE(tso.out.find("p: r=0  q: s=0  | mem[0]=1 mem[1]=1  not under sc"), std::string::npos)
+        << tso.out;
+    EXPECT_NE(tso.out.find("1 of 4 not under sc (3 outcomes under sc)"), std::string::npos)
+        << tso.out;
+    for (const char* engine : {"explicit", "dpor"}) {
+        Outcome j = run("outcomes " + sb + " --model pso --diff sc --json --engine " + engine);
+        ASSERT_EQ(j.code, 0) << engine << j.err;
+        const nlohmann::json doc = nlohmann::json::parse(j.out);
+        EXPECT_EQ(doc["command"], "outcomes");
+        EXPECT_EQ(doc["engine"], engine);
+        ASSERT_EQ(doc["outcomes"].size(), 4U) << j.out;
+        EXPECT_EQ(doc["diff"]["outcomes"], 3);
+        int fresh = 0;
+        for (const auto& o : doc["outcomes"]) {
+            fresh += o["new"].get<bool>() ? 1 : 0;
+            EXPECT_EQ(o.contains("executions"), std::string(engine) == "dpor");
+            EXPECT_EQ(o["memory"].size(), 2U);
+        }
+        EXPECT_EQ(fresh, 1) << j.out;
+    }
+    // rf cannot list outcomes (a reads-from class leaves the final memory
+    // open); cyclic programs need --unroll.
+    EXPECT_EQ(run("outcomes " + sb + " --engine rf").code, 2);
+    Outcome cyclic = run("outcomes " + write("c.txt", kCounter));
+    EXPECT_EQ(cyclic.code, 3);
+    EXPECT_EQ(firstLine(cyclic.out).rfind("unknown: ", 0), 0U) << cyclic.out;
+    EXPECT_NE(cyclic.out.find("--unroll"), std::string::npos) << cyclic.out;
+    EXPECT_EQ(run("outcomes " + sb + " --diff arm").code, 2);
 }
 
 TEST_F(Cli, ExploreCountsExecutionClassesWithDpor) {

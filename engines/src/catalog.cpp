@@ -10,6 +10,8 @@ std::string_view name(Task t) {
         return "reach";
     case Task::Explore:
         return "explore";
+    case Task::Outcomes:
+        return "outcomes";
     case Task::Robustness:
         return "robustness";
     }
@@ -22,6 +24,8 @@ std::span<const MemoryModel> EngineEntry::models(Task t) const {
         return reachModels;
     case Task::Explore:
         return exploreModels;
+    case Task::Outcomes:
+        return outcomeModels;
     case Task::Robustness:
         return robustnessModels;
     }

@@ -1,7 +1,7 @@
 // The rows of the standard catalog, in order of preference: for each task and
 // model the first row that does it is the default (reach: lazy for TSO,
-// explicit otherwise; explore: dpor; robustness: attacks for TSO, dpor for
-// PSO).
+// explicit otherwise; explore: dpor; outcomes: explicit; robustness:
+// attacks for TSO, dpor for PSO).
 
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/lazy/lazy_engine.hpp"
@@ -134,7 +134,9 @@ EngineEntry explicitRow() {
     e.name = "explicit";
     e.description = "explicit-state search over the operational semantics (--search dfs|bfs)";
     e.reachModels = {SC, TSO, PSO};
+    e.outcomeModels = {SC, TSO, PSO};
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::ExplicitEngine>(m); };
+    e.explore = reach::explicitFinalStates;
     e.options = reductionOptions(Task::Reach);
     e.options.push_back(
         {"--merge-stores",
@@ -146,6 +148,7 @@ EngineEntry explicitRow() {
          {},
          "on",
          [](Settings& s, const std::string& v) { s.options.mergeStores = v == "on"; }});
+    e.options.push_back(unrollOption({Task::Outcomes}));
     e.options.insert(
         e.options.begin(),
         {"--buffer-bound",
@@ -204,6 +207,7 @@ EngineEntry dporRow() {
     e.description = "stateless DPOR over chronological traces (acyclic programs without locks)";
     e.reachModels = {SC, TSO, PSO};
     e.exploreModels = {SC, TSO, PSO};
+    e.outcomeModels = {SC, TSO, PSO};
     e.robustnessModels = {TSO, PSO};
     e.stateUnit = "one per event executed, in the whole exploration";
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::DporEngine>(m); };
@@ -217,7 +221,7 @@ EngineEntry dporRow() {
         return RobustnessOutcome(robustness::robustnessByExploration(p, m, limits));
     };
     e.unsupported = [](const Program& p, MemoryModel m) { return reach::dporUnsupported(p, m); };
-    e.options = {unrollOption({Task::Reach, Task::Explore, Task::Robustness})};
+    e.options = {unrollOption({Task::Reach, Task::Explore, Task::Outcomes, Task::Robustness})};
     return e;
 }
 
@@ -229,6 +233,8 @@ EngineEntry rfRow() {
         "locks)";
     e.reachModels = {SC, TSO, PSO};
     e.exploreModels = {SC, TSO, PSO};
+    // Not outcomes: a reads-from class leaves the order of writes to a cell
+    // open, and so the final memory.
     e.stateUnit = "one per maximal execution explored";
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::RfEngine>(m); };
     e.explore = reach::rfExplore;

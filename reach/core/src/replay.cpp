@@ -1,5 +1,7 @@
 #include "tsoreach/reach/replay.hpp"
 
+#include <algorithm>
+
 #include "tsoreach/lang/printer.hpp"
 
 #include <deque>
@@ -46,6 +48,12 @@ class Replayer {
         ReplayOutcome out = check(original);
         out.completed = std::move(completed_);
         out.goalTerm = goalTerm_;
+        out.final = {m_.pc, m_.regs, m_.memory, true};
+        for (std::size_t t = 0; t < m_.pc.size(); ++t) {
+            out.final.buffersEmpty = out.final.buffersEmpty && m_.tsoBuffer[t].empty() &&
+                                     std::all_of(m_.psoBuffer[t].begin(), m_.psoBuffer[t].end(),
+                                                 [](const auto& q) { return q.second.empty(); });
+        }
         return out;
     }
 
@@ -74,7 +82,7 @@ class Replayer {
                 return fail(i + 1, *err);
             }
         }
-        return ReplayOutcome{true, 0, {}, {}};
+        return ReplayOutcome{true, 0, {}, {}, 0, {}};
     }
 
     ReplayOutcome checkGoal() {
@@ -84,7 +92,7 @@ class Replayer {
         }
         if (std::optional<std::size_t> term = g_.satisfiedTerm(pcs)) {
             goalTerm_ = *term;
-            return ReplayOutcome{true, 0, {}, {}};
+            return ReplayOutcome{true, 0, {}, {}, 0, {}};
         }
         // Name, for each term, a constrained thread outside its accepted states.
         std::string why;
@@ -106,7 +114,7 @@ class Replayer {
 
     static ReplayOutcome fail(std::size_t step, std::string why) {
         std::string where = step == 0 ? "at the goal step" : "at step " + std::to_string(step);
-        return ReplayOutcome{false, step, where + ": " + why, {}};
+        return ReplayOutcome{false, step, where + ": " + why, {}, 0, {}};
     }
 
     // A recorded field against the replayed one.

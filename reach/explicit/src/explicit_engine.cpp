@@ -3,6 +3,9 @@
 #include "explicit_search.hpp"
 #include "parallel_search.hpp"
 #include "tsoreach/instrument/fences_after_unlocks.hpp"
+#include "tsoreach/lang/control_flow.hpp"
+#include "tsoreach/reach/replay.hpp"
+#include "tsoreach/reach/stateless_explore.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -46,6 +49,58 @@ Result search(const Program& program, const Goal& goal, const Options& options) 
     return parallelExplicitSearch<Semantics>(sems, goal, options, Policy::model);
 }
 
+// A goal no state satisfies: thread 0 constrained, no state accepted.
+Goal neverHolds(const Program& program) {
+    Goal g(program);
+    if (!program.threads.empty()) {
+        g.constrain(ThreadId(0));
+    }
+    return g;
+}
+
+template <class Policy>
+ExploreResult finalStatesUnder(const Program& program, const ExploreOptions& o) {
+    using Semantics = OperationalSemantics<Policy>;
+    Options options = o.limits;
+    options.liveRegisters = false; // the registers are the outcome
+    options.mergeStores = false;
+    options.searchJobs = 1;
+    const Goal never = neverHolds(program);
+    const Goal always(program); // for the replay: the trace's end is its goal
+    ExploreResult out;
+    out.classes = ExecutionClasses::FinalStates;
+    auto onFinal = [&](const Trace& t) {
+        const ReplayOutcome replay = replayTrace(program, always, t);
+        if (!replay.ok) {
+            throw TraceReplayError("a final state's trace does not replay: " + replay.error);
+        }
+        // Stuck with stores buffered (another thread ended holding the
+        // lock): not a final state either.
+        bool blocked = !replay.final.buffersEmpty;
+        for (std::size_t k = 0; k < program.threads.size(); ++k) {
+            const Thread& th = program.threads[k];
+            blocked = blocked || !th.outgoingOf(replay.final.pc[k]).empty();
+        }
+        ++(blocked ? out.stats.blocked : out.stats.executions);
+        if (o.onExecution) {
+            o.onExecution(replay.completed, blocked);
+        }
+    };
+    Result r;
+    try {
+        Semantics sem(program, options, &never);
+        r = explicitSearch(sem, never, options, Policy::model, onFinal);
+    } catch (const Stopped& e) {
+        r.reason = std::string("preparing the search: ") + e.what();
+    }
+    out.complete = r.verdict == Verdict::Unreachable;
+    out.reason = r.reason;
+    out.stats.events = r.stats.states;
+    out.stats.outcomes = out.stats.executions;
+    out.stats.timeSeconds = r.stats.timeSeconds;
+    return out;
+}
+
 Result searchUnder(MemoryModel m, const Program& program, const Goal& goal,
                    const Options& options) {
     switch (m) {
@@ -74,6 +129,28 @@ Result ExplicitEngine::run(const Program& program, const Goal& goal, const Optio
         return r;
     }
     return searchUnder(model_, program, goal, options);
+}
+
+ExploreResult explicitFinalStates(const Program& program, MemoryModel model,
+                                  const ExploreOptions& options) {
+    if (options.limits.unroll == 0 && hasControlCycle(program)) {
+        ExploreResult r;
+        r.classes = ExecutionClasses::FinalStates;
+        r.reason = "the program has a control-flow cycle: its final states are listed for "
+                   "acyclic programs; bound the loops with --unroll K";
+        return r;
+    }
+    return exploreUnrolled(program, options, [model](const Program& p, const ExploreOptions& o) {
+        switch (model) {
+        case MemoryModel::SC:
+            return finalStatesUnder<ScPolicy>(p, o);
+        case MemoryModel::TSO:
+            return finalStatesUnder<TsoPolicy>(p, o);
+        case MemoryModel::PSO:
+            return finalStatesUnder<PsoPolicy>(p, o);
+        }
+        throw EngineUnavailable("unknown memory model");
+    });
 }
 
 } // namespace tsoreach::reach

@@ -11,10 +11,12 @@
 #include "tsoreach/reach/result.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tsoreach::reach {
@@ -31,8 +33,15 @@ inline std::string boundHitReason(const Options& options) {
 // loop compiles as the single function it was; nothing allocates per step).
 template <class Semantics> class ExplicitSearch {
   public:
-    ExplicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model)
-        : sem_(sem), goal_(goal), options_(options), model_(model), monitor_(options) {}
+    // A state without successors (every thread done or blocked, buffers
+    // empty): with `onFinal`, the search hands over the trace to each one
+    // it expands, and goes on.
+    using FinalStateHook = std::function<void(const Trace&)>;
+
+    ExplicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model,
+                   FinalStateHook onFinal = {})
+        : sem_(sem), goal_(goal), options_(options), model_(model), monitor_(options),
+          onFinal_(std::move(onFinal)) {}
 
     Result run() {
         try {
@@ -74,6 +83,10 @@ template <class Semantics> class ExplicitSearch {
             }
             preloaded_ = noParent;
             collectSuccessors();
+            if (succCount_ == 0 && onFinal_) {
+                onFinal_(traceTo(idx)); // current_ is unpacked again next time
+                continue;
+            }
             preloadPushedLast(insertSuccessors(idx));
         }
     }
@@ -339,11 +352,13 @@ template <class Semantics> class ExplicitSearch {
     StateIndex found_ = noParent;
     std::string stopReason_;
     std::uint64_t sinceCheck_ = 0;
+    FinalStateHook onFinal_;
 };
 
 template <class Semantics>
-Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model) {
-    return ExplicitSearch<Semantics>(sem, goal, options, model).run();
+Result explicitSearch(Semantics& sem, const Goal& goal, const Options& options, MemoryModel model,
+                      typename ExplicitSearch<Semantics>::FinalStateHook onFinal = {}) {
+    return ExplicitSearch<Semantics>(sem, goal, options, model, std::move(onFinal)).run();
 }
 
 } // namespace tsoreach::reach

@@ -29,6 +29,7 @@ using reach::MemoryModel;
 enum class Task {
     Reach,      // reach, fences --target safety: is a goal reachable?
     Explore,    // explore: count the execution classes
+    Outcomes,   // outcomes: list the final states, with their executions where counted
     Robustness, // robust: is every execution sequentially consistent?
 };
 
@@ -81,9 +82,10 @@ struct EngineEntry {
     // The models it does each task for; empty: it does not do the task.
     std::vector<MemoryModel> reachModels;
     std::vector<MemoryModel> exploreModels;
+    std::vector<MemoryModel> outcomeModels;
     std::vector<MemoryModel> robustnessModels;
     ReachFactory makeReach;             // set when reachModels is not empty
-    ExploreFunction explore;            // set when exploreModels is not empty
+    ExploreFunction explore;            // set when exploreModels or outcomeModels is not empty
     RobustnessFunction checkRobustness; // set when robustnessModels is not empty
     // Why the engine refuses a program under a model (it then answers
     // `unknown` with that reason), or nothing; null: it refuses none.
@@ -106,7 +108,7 @@ struct EngineEntry {
     }
 };
 
-std::string_view name(Task t); // "reach", "explore", "robustness"
+std::string_view name(Task t); // "reach", "explore", "outcomes", "robustness"
 
 // Engines in order of preference: for a task and a model, the first row
 // that does it is the default.

@@ -28,8 +28,9 @@ struct ExploreStats {
 
 // What one explored execution stands for.
 enum class ExecutionClasses {
-    ShashaSnir, // dpor: the same events in the same happens-before order
-    ReadsFrom,  // rf: every read reads from the same write
+    ShashaSnir,  // dpor: the same events in the same happens-before order
+    ReadsFrom,   // rf: every read reads from the same write
+    FinalStates, // explicit: one per state without successors (executions are not counted)
 };
 
 struct ExploreResult {

@@ -7,7 +7,9 @@
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/trace.hpp"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace tsoreach::reach {
 
@@ -20,6 +22,15 @@ struct ReplayOutcome {
     Trace completed;
     // The first goal term the goal step satisfies (0 for one-term goals).
     std::size_t goalTerm = 0;
+    // The state after the last step replayed (after every step when ok):
+    // each thread's control state and registers, and memory (the cells
+    // written, and those with an initial value; the others hold 0).
+    struct FinalState {
+        std::vector<StateId> pc;
+        std::vector<std::vector<Value>> regs;
+        std::map<Value, Value> memory;
+        bool buffersEmpty = true; // no store still buffered
+    } final;
 };
 
 enum class Recorded {

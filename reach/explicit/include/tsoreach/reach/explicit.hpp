@@ -1,6 +1,7 @@
 #pragma once
 
 #include "tsoreach/reach/engine.hpp"
+#include "tsoreach/reach/explore.hpp"
 
 namespace tsoreach::reach {
 
@@ -15,5 +16,17 @@ class ExplicitEngine final : public Engine {
   private:
     MemoryModel model_;
 };
+
+// Every state without successors of an acyclic program (cyclic ones with
+// options.limits.unroll), each handed to options.onExecution as a trace
+// that ends in it (blocked: some thread is not at a state without
+// transitions, or a store is still buffered because a thread ended holding
+// the lock). ExploreStats::executions counts the states where every
+// thread is done, `blocked` the others. The search keeps every register
+// (no live-register reduction) and every store (no merging), so two final
+// states never merge; partial-order reduction stays, since ample sets keep
+// every state without successors (docs/architecture.md, "Outcomes").
+ExploreResult explicitFinalStates(const Program& program, MemoryModel model,
+                                  const ExploreOptions& options);
 
 } // namespace tsoreach::reach
