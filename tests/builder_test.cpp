@@ -21,8 +21,8 @@ Program rebuild(const Program& p, const StopCondition& stop = StopCondition()) {
     ProgramBuilder b(p.sourceName, stop);
     for (const Thread& t : p.threads) {
         b.addThread(t.name, t.stateNames[t.initial.index()], t.pos);
-        for (StateId f : t.finals) {
-            b.addFinal(b.state(t.stateNames[f.index()]));
+        for (std::size_t i = 0; i < t.finals.size(); ++i) {
+            b.addFinal(b.state(t.stateNames[t.finals[i].index()]), t.finalPos[i]);
         }
         for (TransitionId id : t.transitions) {
             const Transition& tr = p.transition(id);

@@ -468,7 +468,7 @@ TEST_F(Cli, InputAndUsageErrorsExitTwo) {
         {"reach " + sb + " --model arm", "--model"},
         {"reach " + sb + " --search sideways", "--search"},
         {"reach " + sb + " --goal t9=a", "no thread named 't9'"},
-        {"reach " + sb + " --goal t0=zz", "has no state named 'zz'"},
+        {"reach " + sb + " --goal t0=zz", "goal state 'zz' of thread 't0' (--goal) is not a state"},
         {"reach " + sb + " --goal t0", "expected THREAD=STATE"},
         {"reach " + sb + " --engine nonesuch", "no engine named 'nonesuch'"},
         {"reach " + sb + " --max-states -5", "--max-states"},

@@ -119,13 +119,14 @@ std::size_t ProgramBuilder::stateCount() const {
     return open_ ? prog_.threads.back().stateCount() : 0;
 }
 
-void ProgramBuilder::addFinal(StateId s) {
+void ProgramBuilder::addFinal(StateId s, SourcePos pos) {
     if (s.index() >= stateCount()) {
         throw std::logic_error("ProgramBuilder: a final state that is not a state");
     }
     Thread& t = prog_.threads.back();
     if (!t.isFinal(s)) {
         t.finals.push_back(s);
+        t.finalPos.push_back(pos);
     }
 }
 

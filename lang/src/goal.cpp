@@ -1,5 +1,8 @@
 #include "tsoreach/lang/goal.hpp"
 
+#include "tsoreach/lang/suggest.hpp"
+#include "tsoreach/lang/validate.hpp"
+
 #include <stdexcept>
 
 namespace tsoreach {
@@ -144,17 +147,23 @@ Goal parseGoalSpec(const Program& p, std::string_view spec) {
         std::string_view sname = part.substr(eq + 1);
         ThreadId t = p.findThread(tname);
         if (!t.valid()) {
-            std::string names;
+            std::vector<std::string> names;
             for (const Thread& th : p.threads) {
-                names += (names.empty() ? "" : ", ") + th.name;
+                names.push_back(th.name);
             }
+            const std::optional<std::string> close = closestName(tname, names);
             throw GoalSpecError("goal: no thread named '" + std::string(tname) +
-                                "' (threads: " + names + ")");
+                                "' (threads: " + nameList(names) + ")" +
+                                (close ? "; did you mean '" + *close + "'?" : ""));
         }
         StateId s = findState(p.thread(t), sname);
         if (!s.valid()) {
-            throw GoalSpecError("goal: thread '" + std::string(tname) + "' has no state named '" +
-                                std::string(sname) + "'");
+            throw GoalSpecError("goal state '" + std::string(sname) + "' of thread '" +
+                                    std::string(tname) +
+                                    "' (--goal) is not a state of the thread: no transition "
+                                    "enters or leaves it " +
+                                    notAStateDetail(p, t, sname),
+                                t);
         }
         g.accept(t, s);
         if (comma == std::string_view::npos) {

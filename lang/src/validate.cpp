@@ -1,5 +1,6 @@
 #include "tsoreach/lang/validate.hpp"
 
+#include "tsoreach/lang/suggest.hpp"
 #include "tsoreach/lang/tokens.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -100,6 +101,71 @@ GoalCheck checkGoal(const Program& p, const Goal& goal) {
     }
     check.unreachable = deadTerms == goal.termCount();
     return check;
+}
+
+std::vector<bool> mentionedStates(const Program& p, ThreadId t) {
+    const Thread& th = p.thread(t);
+    std::vector<bool> out(th.stateCount(), false);
+    out[th.initial.index()] = true;
+    for (TransitionId id : th.transitions) {
+        out[p.transition(id).from.index()] = true;
+        out[p.transition(id).to.index()] = true;
+    }
+    return out;
+}
+
+std::string notAStateDetail(const Program& p, ThreadId t, std::string_view name) {
+    const Thread& th = p.thread(t);
+    const std::vector<bool> mentioned = mentionedStates(p, t);
+    std::vector<std::string> states;
+    for (std::size_t s = 0; s < th.stateCount(); ++s) {
+        if (mentioned[s]) {
+            states.push_back(th.stateNames[s]);
+        }
+    }
+    std::string out = "(its states: " + nameList(states) + ")";
+    if (std::optional<std::string> close = closestName(name, states)) {
+        out += "; did you mean '" + *close + "'?";
+    }
+    return out;
+}
+
+namespace {
+
+// Where a message about goal state s of thread t points.
+SourcePos goalStatePos(const Thread& t, StateId s, GoalOrigin origin) {
+    if (origin != GoalOrigin::CommandLine) {
+        for (std::size_t i = 0; i < t.finals.size() && i < t.finalPos.size(); ++i) {
+            if (t.finals[i] == s && t.finalPos[i].line != 0) {
+                return t.finalPos[i];
+            }
+        }
+    }
+    return t.pos;
+}
+
+} // namespace
+
+std::vector<Warning> unmentionedGoalStates(const Program& p, const Goal& goal, GoalOrigin origin) {
+    std::vector<Warning> out;
+    for (ThreadId t : goal.constrainedThreads()) {
+        const Thread& th = p.thread(t);
+        const std::vector<bool> mentioned = mentionedStates(p, t);
+        for (StateId s : goal.acceptedStates(t)) {
+            if (mentioned[s.index()]) {
+                continue;
+            }
+            const std::string& name = th.stateNames[s.index()];
+            const char* what = origin == GoalOrigin::Finals ? "final state '" : "goal state '";
+            out.push_back({goalStatePos(th, s, origin),
+                           what + name + "' of thread '" + th.name + "'" +
+                               (origin == GoalOrigin::CommandLine ? " (--goal)" : "") +
+                               " is not a state of the thread: no transition enters or leaves "
+                               "it " +
+                               notAStateDetail(p, t, name)});
+        }
+    }
+    return out;
 }
 
 } // namespace tsoreach

@@ -30,6 +30,7 @@ inline void expectIdentical(const Program& a, const Program& b, const std::strin
         EXPECT_EQ(a.threads[t].outgoingBegin, b.threads[t].outgoingBegin) << what;
         EXPECT_EQ(a.threads[t].outgoing, b.threads[t].outgoing) << what;
         EXPECT_TRUE(!positions || a.threads[t].pos == b.threads[t].pos) << what;
+        EXPECT_TRUE(!positions || a.threads[t].finalPos == b.threads[t].finalPos) << what;
     }
 }
 

@@ -224,7 +224,7 @@ class Translator {
     // the edges' source and target.
     static void emitThread(ProgramBuilder& pb, const std::string& name, SourcePos pos,
                            ThreadBuilder& b, std::uint32_t initial,
-                           const std::set<std::string>& finals) {
+                           const std::map<std::string, SourcePos>& finals) {
         // Names: a label names its state; other states are q<N>, avoiding labels.
         std::set<std::string> taken;
         for (std::uint32_t s = 0; s < b.parent.size(); ++s) {
@@ -250,8 +250,8 @@ class Translator {
             return names[r];
         };
         pb.addThread(name, nameOf(initial), pos);
-        for (const std::string& l : finals) {
-            pb.addFinal(pb.state(l));
+        for (const auto& [l, lpos] : finals) {
+            pb.addFinal(pb.state(l), lpos);
         }
         for (const ThreadBuilder::Edge& e : b.edges) {
             const StateId from = pb.state(nameOf(e.from));
@@ -1045,11 +1045,11 @@ class Translator {
             b.parent[b.find(at)] = b.find(body);
         }
         b.edges.insert(b.edges.begin(), prelude.begin(), prelude.end());
-        std::set<std::string> finals;
+        std::map<std::string, SourcePos> finals; // the label, where `forbidden` names it
         if (test_.forbidden.size() == 1) {
             const Tok& l = test_.forbidden[0][pid];
             if (l.text != "*") {
-                finals.insert(l.text);
+                finals.emplace(l.text, l.pos);
             }
         }
         for (const auto& tuple : test_.forbidden) {

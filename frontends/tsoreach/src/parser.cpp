@@ -264,6 +264,7 @@ class Parser {
             StateId s = intern(f.text);
             if (!th.isFinal(s)) {
                 th.finals.push_back(s);
+                th.finalPos.push_back(f.pos);
             }
         }
         for (const RawTransition& r : raw) {

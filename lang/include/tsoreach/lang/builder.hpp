@@ -79,7 +79,8 @@ class ProgramBuilder {
     StateId state(std::string_view name);
     // Number of states of the current thread so far.
     [[nodiscard]] std::size_t stateCount() const;
-    void addFinal(StateId s);
+    // `pos`: where the final state is declared (Thread::finalPos).
+    void addFinal(StateId s, SourcePos pos = {});
     // The register handle of the current thread called `name`.
     RegId reg(std::string_view name);
     // Adds a transition to the current thread; its id in the built program.

@@ -108,14 +108,22 @@ Goal goalByStateNames(const Program& from, const Goal& goal, const Program& to);
 
 // Parses "THREAD=STATE[,THREAD=STATE...]" into a one-term goal; a thread
 // named twice accepts any of its named states. Throws GoalSpecError naming
-// the bad part.
+// the bad part. A STATE must be a name the thread's text uses; whether a
+// transition mentions it is for validate.hpp (unmentionedGoalStates).
 Goal parseGoalSpec(const Program& p, std::string_view spec);
 // The disjunction of the specs: each spec is one term.
 Goal parseGoalSpecs(const Program& p, std::span<const std::string> specs);
 
 class GoalSpecError : public std::runtime_error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit GoalSpecError(const std::string& what, ThreadId thread = ThreadId::invalid())
+        : std::runtime_error(what), thread_(thread) {}
+    // The thread none of whose states the spec names (its declaration is
+    // where a message can point); invalid for other mistakes.
+    [[nodiscard]] ThreadId thread() const { return thread_; }
+
+  private:
+    ThreadId thread_;
 };
 
 } // namespace tsoreach

@@ -33,7 +33,10 @@ struct Thread {
     std::vector<std::string> stateNames; // indexed by StateId
     std::vector<std::string> regNames;   // indexed by RegId
     StateId initial;
-    std::vector<StateId> finals;           // in declaration order, no duplicates
+    std::vector<StateId> finals; // in declaration order, no duplicates
+    // Where each final state is first declared, parallel to `finals` (the
+    // name's position; line 0 when unknown); ignored by ==.
+    std::vector<SourcePos> finalPos;
     std::vector<TransitionId> transitions; // in declaration order
     // Outgoing transitions by source state: those of state s are
     // outgoing[outgoingBegin[s] .. outgoingBegin[s+1]).
