@@ -62,29 +62,67 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
         if (e.get_exit_code() == 0) {
             return app.exit(e);
         }
+        // The subcommand and file, as far as they were read, for the JSON error.
+        for (const CLI::App* parsed : app.get_subcommands()) {
+            for (std::size_t i = 0; i < commands.size(); ++i) {
+                if (declared[i] == parsed) {
+                    ctx.command = parsed->get_name();
+                    ctx.file = commands[i]->file();
+                }
+            }
+        }
         throw UsageError(e.what());
     }
     for (std::size_t i = 0; i < commands.size(); ++i) {
         if (*declared[i]) {
             ctx.command = declared[i]->get_name();
             ctx.file = commands[i]->file();
+            ctx.json = commands[i]->json();
             return commands[i]->run(ctx);
         }
     }
     throw UsageError("a subcommand is required");
 }
 
+// Before the arguments are parsed (and when they do not parse), --json
+// among them asks for errors as JSON.
+bool jsonAsked(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::string_view(argv[i]) == "--") {
+            break;
+        }
+        if (std::string_view(argv[i]) == "--json") {
+            return true;
+        }
+    }
+    return false;
+}
+
+// With --json an error is also one JSON object on stdout (docs/json.md);
+// a failed write loses nothing that stderr does not say.
+void emitErrorJson(const Context& ctx, const std::string& kind, const std::string& file,
+                   SourcePos pos, const std::string& message) {
+    if (!ctx.json) {
+        return;
+    }
+    std::cout << errorJson(ctx.command, kind, file, pos, message, ctx.warnings.all());
+    std::cout.flush();
+}
+
 } // namespace
 
 int runMain(int argc, char** argv, const engines::Catalog& catalog) {
     Context ctx;
+    ctx.json = jsonAsked(argc, argv);
     try {
         return run(argc, argv, ctx, catalog);
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';
+        emitErrorJson(ctx, "input", e.file(), e.pos(), e.message());
         return exitInput;
     } catch (const UsageError& e) {
         std::cerr << "tsoreach: error: " << e.what() << "\nRun 'tsoreach --help' for usage.\n";
+        emitErrorJson(ctx, "usage", ctx.file, {}, e.what());
         return exitInput;
     } catch (const std::system_error& e) {
         std::cerr << "tsoreach: error: " << e.what() << '\n';

@@ -32,7 +32,9 @@ class ExploreCommand final : public SearchCommand {
         const reach::MemoryModel model = chosenModel(ctx);
         const engines::EngineEntry& engine = chosenEngine(ctx, model);
         engines::Settings settings = commonSettings();
-        const Program program = loadProgramFile(file_, ctx.input).program;
+        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const Program& program = input.program;
+        lintProgram(input, file_, true, ctx.warnings, settings.options.stop);
         completeSettings(settings, engine);
         reach::ExploreOptions o;
         o.limits = settings.options;
@@ -53,7 +55,7 @@ class ExploreCommand final : public SearchCommand {
         }
         const reach::ExploreResult r = engine.explore(program, model, o);
         const ExploreInfo info{file_, model, ctx.engine};
-        emit(*outputFormat(common_.json)->explore({info, r, traces}));
+        emit(*outputFormat(common_.json, ctx.warnings)->explore({info, r, traces}));
         return r.complete ? exitHolds : exitUnknown;
     }
 

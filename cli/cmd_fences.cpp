@@ -85,6 +85,7 @@ class FencesCommand final : public SearchCommand {
                         "Refinement rounds (check, add constraints, re-solve) before 'unknown'")
             ->check(positiveInteger)
             ->capture_default_str();
+        addAllowUnreachableGoal(cmd, allowUnreachableGoal_);
         declareOptions(cmd, "Statistics are part of every fences report; accepted for uniformity");
         return cmd;
     }
@@ -94,6 +95,9 @@ class FencesCommand final : public SearchCommand {
         engines::Settings settings = commonSettings();
         const LoadedProgram input = loadProgramFile(file_, ctx.input);
         const Program& program = input.program;
+        // --target safety checks the goal it chooses; robustness uses none.
+        lintProgram(input, file_, target_ != "safety" && !allowUnreachableGoal_, ctx.warnings,
+                    settings.options.stop);
         engineOptions_.apply(settings);
         robustness::FenceOptions options;
         options.search = settings.options;
@@ -110,7 +114,7 @@ class FencesCommand final : public SearchCommand {
             writeFenced(r);
         }
         const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
-        emit(*outputFormat(common_.json)->fences({program, info, r}));
+        emit(*outputFormat(common_.json, ctx.warnings)->fences({program, info, r}));
         return fenceExit(r.outcome);
     }
 
@@ -143,7 +147,7 @@ class FencesCommand final : public SearchCommand {
         const engines::EngineEntry& entry = safetyEngine(catalog_, engine_, input.program, model);
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
         ctx.engine = std::string(engine->name());
-        const Goal goal = chooseGoal(input.program, goals_, file_, input.goal);
+        const Goal goal = chooseGoal(input, goals_, file_, allowUnreachableGoal_);
         noteProgress(common_, entry);
         return robustness::safetyFences(input.program, goal, *engine, options);
     }
@@ -163,6 +167,7 @@ class FencesCommand final : public SearchCommand {
     std::string apply_; // output file; empty: none
     std::string cost_ = "uniform";
     std::size_t maxRounds_ = 64;
+    bool allowUnreachableGoal_ = false;
 };
 
 } // namespace

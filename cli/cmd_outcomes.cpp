@@ -41,7 +41,9 @@ class OutcomesCommand final : public SearchCommand {
         const reach::MemoryModel model = chosenModel(ctx);
         const engines::EngineEntry& engine = chosenEngine(ctx, model);
         engines::Settings settings = commonSettings();
-        const Program program = loadProgramFile(file_, ctx.input).program;
+        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const Program& program = input.program;
+        lintProgram(input, file_, true, ctx.warnings, settings.options.stop);
         completeSettings(settings, engine);
         reach::ExploreOptions o;
         o.limits = settings.options;
@@ -61,7 +63,7 @@ class OutcomesCommand final : public SearchCommand {
             }
         }
         const OutcomesInfo info{file_, model, ctx.engine, diffModel};
-        emit(*outputFormat(common_.json)
+        emit(*outputFormat(common_.json, ctx.warnings)
                   ->outcomes({program, info, list, baseline ? &*baseline : nullptr}));
         const bool complete = list.complete && (!baseline || baseline->complete);
         return complete ? exitHolds : exitUnknown;

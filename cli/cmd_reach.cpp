@@ -7,27 +7,15 @@
 #include "tsoreach/lang/validate.hpp"
 #include "tsoreach/reach/result.hpp"
 
-#include <iostream>
-
 namespace tsoreach::cli {
 namespace {
 
-// Prints the goal warnings of the control-flow check, at most a few, and
-// tells whether they prove the goal unreachable.
-bool goalUnreachableByControlFlow(const Program& program, const Goal& goal,
-                                  const std::string& file) {
-    constexpr std::size_t shown = 3;
+// Gives the goal warnings of the control-flow check, at most a few on
+// stderr, and tells whether they prove the goal unreachable.
+bool goalUnreachableByControlFlow(const Program& program, const Goal& goal, const std::string& file,
+                                  Warnings& warnings) {
     const GoalCheck check = checkGoal(program, goal);
-    const std::vector<Warning>& warnings = check.warnings;
-    for (std::size_t i = 0; i < warnings.size() && i < shown; ++i) {
-        const Warning& w = warnings[i];
-        std::cerr << file << ':' << w.pos.line << ':' << w.pos.col << ": warning: " << w.message
-                  << '\n';
-    }
-    if (warnings.size() > shown) {
-        std::cerr << file << ": warning: ... and " << warnings.size() - shown
-                  << " more threads like these\n";
-    }
+    warnings.add(file, check.warnings, 3, "threads like these");
     return check.unreachable;
 }
 
@@ -60,6 +48,7 @@ class ReachCommand final : public SearchCommand {
         cmd->add_option("--search", search_, "Search order; bfs gives a shortest trace")
             ->check(CLI::IsMember({"dfs", "bfs"}))
             ->capture_default_str();
+        addAllowUnreachableGoal(cmd, allowUnreachableGoal_);
         declareOptions(cmd, "Print statistics after the verdict");
         return cmd;
     }
@@ -71,7 +60,8 @@ class ReachCommand final : public SearchCommand {
         const Program& program = input.program;
         const engines::EngineEntry& entry = chosenEngine(ctx, model);
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
-        const Goal goal = chooseGoal(program, goals_, file_, input.goal);
+        lintProgram(input, file_, false, ctx.warnings, settings.options.stop);
+        const Goal goal = chooseGoal(input, goals_, file_, allowUnreachableGoal_);
         settings.options.search = *reach::searchOrderFromName(search_);
         completeSettings(settings, entry);
         RunInfo info;
@@ -81,7 +71,7 @@ class ReachCommand final : public SearchCommand {
         info.engine = ctx.engine;
         info.options = settings.options;
         reach::Result result;
-        if (goalUnreachableByControlFlow(program, goal, file_)) {
+        if (goalUnreachableByControlFlow(program, goal, file_, ctx.warnings)) {
             // Sound under every model: no path of that thread's automaton,
             // let alone an execution, reaches an accepted state.
             info.engine = "control-flow";
@@ -90,13 +80,15 @@ class ReachCommand final : public SearchCommand {
         } else {
             result = reach::runChecked(*engine, program, goal, info.options);
         }
-        emit(*outputFormat(common_.json)->reach({program, goal, info, result, common_.stats}));
+        emit(*outputFormat(common_.json, ctx.warnings)
+                  ->reach({program, goal, info, result, common_.stats}));
         return verdictExit(result.verdict);
     }
 
   private:
     std::vector<std::string> goals_;
     std::string search_ = "dfs";
+    bool allowUnreachableGoal_ = false;
 };
 
 } // namespace

@@ -82,7 +82,9 @@ class RobustCommand final : public SearchCommand {
         const reach::MemoryModel model = chosenModel(ctx);
         const engines::EngineEntry& engine = chosenEngine(ctx, model);
         engines::Settings settings = commonSettings();
-        const Program program = loadProgramFile(file_, ctx.input).program;
+        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const Program& program = input.program;
+        lintProgram(input, file_, true, ctx.warnings, settings.options.stop);
         if (printAttack_ != 0) {
             // The attacks of robustness against TSO, where lockfor is lock.
             return printAttack(instrument::plainLocks(program).value_or(program), printAttack_);
@@ -98,7 +100,7 @@ class RobustCommand final : public SearchCommand {
                 writeFile(dot_, *graph);
             }
         }
-        emit(*outputFormat(common_.json)->robust(report));
+        emit(*outputFormat(common_.json, ctx.warnings)->robust(report));
         return robustExit(verdictOf(outcome));
     }
 

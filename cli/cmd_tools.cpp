@@ -34,15 +34,18 @@ class ReplayCommand final : public Command {
             ->check(CLI::IsMember(models));
         cmd->add_option("--goal", goals_,
                         "Goal THREAD=STATE[,...] (default: final states); several: any of them");
+        addAllowUnreachableGoal(cmd, allowUnreachableGoal_);
         cmd->add_flag("--json", json_, "Print one JSON object");
         return cmd;
     }
 
     [[nodiscard]] const std::string& file() const override { return file_; }
+    [[nodiscard]] bool json() const override { return json_; }
 
     int run(Context& ctx) override {
         LoadedProgram input = loadProgramFile(file_, ctx.input);
         const Program& program = input.program;
+        lintProgram(input, file_, false, ctx.warnings);
         LoadedTrace loaded = loadTraceJson(program, traceFile_);
         reach::MemoryModel model = loaded.model.value_or(reach::kDefaultModel);
         if (!model_.empty()) {
@@ -50,11 +53,11 @@ class ReplayCommand final : public Command {
         }
         ctx.model = std::string(reach::name(model));
         loaded.trace.model = model;
-        const Goal goal = chooseGoal(program, goals_, file_, input.goal);
+        const Goal goal = chooseGoal(input, goals_, file_, allowUnreachableGoal_);
         const reach::ReplayOutcome outcome =
             reach::replayTrace(program, goal, loaded.trace, reach::Recorded::IfGiven);
-        emit(*outputFormat(json_)->replay(
-            {file_, traceFile_, model, goal, program, loaded.trace, outcome}));
+        emit(*outputFormat(json_, ctx.warnings)
+                  ->replay({file_, traceFile_, model, goal, program, loaded.trace, outcome}));
         return outcome.ok ? exitHolds : exitViolated;
     }
 
@@ -63,6 +66,7 @@ class ReplayCommand final : public Command {
     std::string traceFile_;
     std::string model_; // empty: the trace file's, else the default
     std::vector<std::string> goals_;
+    bool allowUnreachableGoal_ = false;
     bool json_ = false;
 };
 
@@ -82,6 +86,7 @@ class PrintCommand final : public Command {
 
     int run(Context& ctx) override {
         const LoadedProgram printed = loadProgramFile(file_, ctx.input);
+        lintProgram(printed, file_, true, ctx.warnings);
         // A translation keeps its comments (memory layout, declared goal).
         emit(printed.translation.empty() ? printProgram(printed.program) : printed.translation);
         return exitHolds;
@@ -115,7 +120,9 @@ class InstrumentCommand final : public Command {
     [[nodiscard]] const std::string& file() const override { return file_; }
 
     int run(Context& ctx) override {
-        const Program program = loadProgramFile(file_, ctx.input).program;
+        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const Program& program = input.program;
+        lintProgram(input, file_, true, ctx.warnings);
         std::vector<TransitionId> sigma;
         for (std::uint32_t line : path_) {
             sigma.push_back(transitionOnLine(program, line));

@@ -90,25 +90,49 @@ void emit(const std::string& text) {
     }
 }
 
-Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
-                const std::string& file, const std::optional<Goal>& declared) {
+Goal chooseGoal(const LoadedProgram& input, const std::vector<std::string>& goals,
+                const std::string& file, bool allowUnmentioned) {
+    const Program& program = input.program;
+    std::optional<Goal> goal;
+    GoalOrigin origin = GoalOrigin::Finals;
     if (!goals.empty()) {
         try {
-            return parseGoalSpecs(program, goals);
+            goal = parseGoalSpecs(program, goals);
         } catch (const GoalSpecError& e) {
-            throw UsageError(e.what());
+            if (!e.thread().valid()) {
+                throw UsageError(e.what());
+            }
+            throw InputError(file, program.thread(e.thread()).pos, e.what());
         }
+        origin = GoalOrigin::CommandLine;
+    } else if (input.goal) {
+        goal = input.goal;
+        origin = GoalOrigin::Declared;
+    } else {
+        goal = defaultGoal(program);
     }
-    if (declared) {
-        return *declared;
-    }
-    std::optional<Goal> goal = defaultGoal(program);
     if (!goal) {
         throw InputError(file, program.threads.front().pos,
                          "no thread declares a 'final' state, so the program has no goal; "
                          "name one with --goal THREAD=STATE");
     }
+    if (!allowUnmentioned) {
+        const std::vector<Warning> bad = unmentionedGoalStates(program, *goal, origin);
+        if (!bad.empty()) {
+            const std::string& m = bad.front().message;
+            throw InputError(file, bad.front().pos,
+                             m + (m.ends_with('?') ? " " : ". ") +
+                                 "--allow-unreachable-goal accepts it as an unreachable goal");
+        }
+    }
     return *goal;
+}
+
+void addAllowUnreachableGoal(CLI::App* cmd, bool& allow) {
+    cmd->add_flag("--allow-unreachable-goal", allow,
+                  "Accept goal states that no transition of their thread enters or leaves "
+                  "(otherwise an input error, exit 2: usually a typo); such a goal is "
+                  "unreachable. For generated programs");
 }
 
 namespace {

@@ -4,7 +4,9 @@
 // engines declare in their catalog rows, and the Command interface each
 // subcommand implements (one file per subcommand: cmd_*.cpp).
 
+#include "diagnostics.hpp"
 #include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/frontends/front_end.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/lang/stop.hpp"
@@ -34,13 +36,16 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// What the internal-error message names, filled in as the run proceeds.
+// What the error messages name, filled in as the run proceeds, and the
+// warnings given so far (the JSON report and the JSON error include them).
 struct Context {
     std::string input; // --input-format
     std::string command;
     std::string file;
     std::string model;
     std::string engine;
+    bool json = false; // --json: errors are JSON on stdout too
+    Warnings warnings;
 };
 
 extern const CLI::Validator nonNegativeInteger;
@@ -51,9 +56,15 @@ extern const CLI::Validator positiveInteger;
 void emit(const std::string& text);
 
 // The goal of --goal options, else the declared goal, else the program's
-// final states.
-Goal chooseGoal(const Program& program, const std::vector<std::string>& goals,
-                const std::string& file, const std::optional<Goal>& declared);
+// final states. A goal state that no transition of its thread mentions is an
+// InputError at its position (validate.hpp, unmentionedGoalStates) unless
+// `allowUnmentioned` (--allow-unreachable-goal); so is a --goal state the
+// thread does not have at all.
+Goal chooseGoal(const LoadedProgram& input, const std::vector<std::string>& goals,
+                const std::string& file, bool allowUnmentioned);
+
+// Declares --allow-unreachable-goal (the commands that choose a goal).
+void addAllowUnreachableGoal(CLI::App* cmd, bool& allow);
 
 // What every searching subcommand (reach, robust, fences, explore) takes,
 // declared once: the limits, threads, output form, statistics, progress.
@@ -103,6 +114,8 @@ class Command {
     virtual CLI::App* declare(CLI::App& app) = 0;
     // The program file it reads.
     [[nodiscard]] virtual const std::string& file() const = 0;
+    // Whether --json was given (errors are then JSON on stdout too).
+    [[nodiscard]] virtual bool json() const { return false; }
     // Runs it; returns the exit code.
     virtual int run(Context& ctx) = 0;
 };
@@ -113,6 +126,7 @@ class Command {
 class SearchCommand : public Command {
   public:
     [[nodiscard]] const std::string& file() const override { return file_; }
+    [[nodiscard]] bool json() const override { return common_.json; }
 
   protected:
     SearchCommand(const engines::Catalog& catalog, engines::Task task)

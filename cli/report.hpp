@@ -7,6 +7,7 @@
 // is printed unless the whole report could be made. Adding a format (HTML)
 // is one more implementation and one more factory.
 
+#include "diagnostics.hpp"
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -117,10 +118,12 @@ class ReportFormat {
 };
 
 std::unique_ptr<ReportFormat> textFormat();
-std::unique_ptr<ReportFormat> jsonFormat();
+// Every JSON report ends with `warnings` (the text reports leave them on
+// stderr, where they were printed when found).
+std::unique_ptr<ReportFormat> jsonFormat(std::vector<FileWarning> warnings = {});
 std::unique_ptr<ReportFormat> dotFormat();
 // --json picks JSON, else text.
-std::unique_ptr<ReportFormat> outputFormat(bool json);
+std::unique_ptr<ReportFormat> outputFormat(bool json, const Warnings& warnings);
 
 // A trace as the table of the text reports (also explore --print-traces).
 std::string traceTable(const Program& p, const reach::Trace& trace);

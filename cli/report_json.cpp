@@ -50,8 +50,8 @@ nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
     return out;
 }
 
-std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
-                       const reach::Result& r) {
+nlohmann::ordered_json jsonReport(const Program& p, const Goal& g, const RunInfo& info,
+                                  const reach::Result& r) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
@@ -104,12 +104,12 @@ std::string jsonReport(const Program& p, const Goal& g, const RunInfo& info,
         j["stats"]["largest_program"] = {{"states", l->largestStates},
                                          {"transitions", l->largestTransitions}};
     }
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
-std::string replayJson(const std::string& file, const std::string& traceFile,
-                       reach::MemoryModel model, const Goal& g, const Program& p,
-                       const reach::Trace& trace, const reach::ReplayOutcome& outcome) {
+nlohmann::ordered_json replayJson(const std::string& file, const std::string& traceFile,
+                                  reach::MemoryModel model, const Goal& g, const Program& p,
+                                  const reach::Trace& trace, const reach::ReplayOutcome& outcome) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
@@ -128,11 +128,12 @@ std::string replayJson(const std::string& file, const std::string& traceFile,
         j["failed_step"] = outcome.failedStep;
         j["error"] = outcome.error;
     }
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
-std::string exploredRobustJson(const Program& p, const std::string& file, const std::string& model,
-                               const std::string& engine, const robustness::ExploredRobustness& r) {
+nlohmann::ordered_json exploredRobustJson(const Program& p, const std::string& file,
+                                          const std::string& model, const std::string& engine,
+                                          const robustness::ExploredRobustness& r) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
@@ -153,11 +154,12 @@ std::string exploredRobustJson(const Program& p, const std::string& file, const 
     j["stats"] = {{"executions", r.executions},
                   {"time_s", r.seconds},
                   {"peak_rss_mb", reach::processPeakRssMb()}};
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
-std::string robustJson(const Program& p, const std::string& file, const std::string& model,
-                       const robustness::RobustnessResult& r, double seconds) {
+nlohmann::ordered_json robustJson(const Program& p, const std::string& file,
+                                  const std::string& model, const robustness::RobustnessResult& r,
+                                  double seconds) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
@@ -185,10 +187,11 @@ std::string robustJson(const Program& p, const std::string& file, const std::str
                   {"sc_states", r.scStates},
                   {"time_s", seconds},
                   {"peak_rss_mb", reach::processPeakRssMb()}};
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
-std::string fencesJson(const Program& p, const FenceInfo& info, const robustness::FenceResult& r) {
+nlohmann::ordered_json fencesJson(const Program& p, const FenceInfo& info,
+                                  const robustness::FenceResult& r) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
@@ -237,10 +240,10 @@ std::string fencesJson(const Program& p, const FenceInfo& info, const robustness
                   {"states", r.scStates},
                   {"time_s", info.seconds},
                   {"peak_rss_mb", reach::processPeakRssMb()}};
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
-std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) {
+nlohmann::ordered_json exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
@@ -262,7 +265,7 @@ std::string exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) 
     if (r.classes == reach::ExecutionClasses::ReadsFrom) {
         j["stats"]["consistency_checks"] = r.stats.consistencyChecks;
     }
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
 nlohmann::ordered_json outcomeJson(const Program& p, const reach::Outcome& o,
@@ -295,7 +298,7 @@ nlohmann::ordered_json outcomeJson(const Program& p, const reach::Outcome& o,
     return j;
 }
 
-std::string outcomesJson(const OutcomesReport& r) {
+nlohmann::ordered_json outcomesJson(const OutcomesReport& r) {
     const reach::OutcomeList& l = r.list;
     const std::vector<Value> cells = outcomeCells(l, r.baseline);
     const bool counted = l.classes != reach::ExecutionClasses::FinalStates;
@@ -327,7 +330,7 @@ std::string outcomesJson(const OutcomesReport& r) {
         }
     }
     j["time_s"] = l.seconds;
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j;
 }
 
 } // namespace
@@ -336,35 +339,46 @@ namespace {
 
 class JsonFormat final : public ReportFormat {
   public:
+    explicit JsonFormat(std::vector<FileWarning> warnings) : warnings_(std::move(warnings)) {}
     [[nodiscard]] std::optional<std::string> outcomes(const OutcomesReport& r) const override {
-        return outcomesJson(r);
+        return finish(outcomesJson(r));
     }
     [[nodiscard]] std::string_view name() const override { return "json"; }
     [[nodiscard]] std::optional<std::string> reach(const ReachReport& r) const override {
-        return jsonReport(r.program, r.goal, r.info, r.result);
+        return finish(jsonReport(r.program, r.goal, r.info, r.result));
     }
     [[nodiscard]] std::optional<std::string> robust(const RobustReport& r) const override {
         if (const auto* a = std::get_if<robustness::RobustnessResult>(&r.outcome)) {
-            return robustJson(r.program, r.file, r.model, *a, r.seconds);
+            return finish(robustJson(r.program, r.file, r.model, *a, r.seconds));
         }
-        return exploredRobustJson(r.program, r.file, r.model, r.engine,
-                                  std::get<robustness::ExploredRobustness>(r.outcome));
+        return finish(exploredRobustJson(r.program, r.file, r.model, r.engine,
+                                         std::get<robustness::ExploredRobustness>(r.outcome)));
     }
     [[nodiscard]] std::optional<std::string> fences(const FencesReport& r) const override {
-        return fencesJson(r.program, r.info, r.result);
+        return finish(fencesJson(r.program, r.info, r.result));
     }
     [[nodiscard]] std::optional<std::string> explore(const ExploreReport& r) const override {
-        return exploreJson(r.info, r.result);
+        return finish(exploreJson(r.info, r.result));
     }
     [[nodiscard]] std::optional<std::string> replay(const ReplayReport& r) const override {
-        return replayJson(r.file, r.traceFile, r.model, r.goal, r.program, r.trace, r.outcome);
+        return finish(
+            replayJson(r.file, r.traceFile, r.model, r.goal, r.program, r.trace, r.outcome));
     }
+
+  private:
+    // Every report ends with the run's warnings.
+    std::string finish(nlohmann::ordered_json j) const {
+        j["warnings"] = warningsJson(warnings_);
+        return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+
+    std::vector<FileWarning> warnings_;
 };
 
 } // namespace
 
-std::unique_ptr<ReportFormat> jsonFormat() {
-    return std::make_unique<JsonFormat>();
+std::unique_ptr<ReportFormat> jsonFormat(std::vector<FileWarning> warnings) {
+    return std::make_unique<JsonFormat>(std::move(warnings));
 }
 
 } // namespace tsoreach::cli

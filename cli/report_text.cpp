@@ -341,8 +341,8 @@ std::unique_ptr<ReportFormat> textFormat() {
     return std::make_unique<TextFormat>();
 }
 
-std::unique_ptr<ReportFormat> outputFormat(bool json) {
-    return json ? jsonFormat() : textFormat();
+std::unique_ptr<ReportFormat> outputFormat(bool json, const Warnings& warnings) {
+    return json ? jsonFormat(warnings.all()) : textFormat();
 }
 
 } // namespace tsoreach::cli

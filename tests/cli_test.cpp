@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -433,9 +434,18 @@ TEST_F(Cli, MalformedInputGivesPositionAndExitTwo) {
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err.rfind(f + ":3:16: error: unknown instruction 'jump'", 0), 0U) << r.err;
+    // With --json the error is a JSON object on stdout too.
     Outcome j = run("reach " + f + " --model sc --json");
     EXPECT_EQ(j.code, 2);
-    EXPECT_EQ(j.out, "");
+    EXPECT_EQ(j.err.rfind(f + ":3:16: error: unknown instruction 'jump'", 0), 0U) << j.err;
+    const nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["verdict"], "error");
+    EXPECT_EQ(doc["error"], "input");
+    EXPECT_EQ(doc["file"], f);
+    EXPECT_EQ(doc["line"], 3);
+    EXPECT_EQ(doc["col"], 16);
+    EXPECT_EQ(doc["message"].get<std::string>().rfind("unknown instruction 'jump'", 0), 0U);
+    EXPECT_EQ(doc["warnings"], nlohmann::json::array());
     Outcome p = run("print " + f);
     EXPECT_EQ(p.code, 2);
     EXPECT_EQ(p.out, "");
@@ -522,6 +532,193 @@ TEST_F(Cli, GoalUnreachableInTheControlFlowGraphIsProvedWithoutSearch) {
     nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["verdict"], "unreachable");
     EXPECT_EQ(j["engine"], "control-flow");
+}
+
+// examples/peterson.txt with `final crit` where the state is `cs` (issue 25).
+std::string petersonTypo() {
+    std::ifstream in(std::string(TSOREACH_SOURCE_DIR) + "/examples/peterson.txt");
+    std::stringstream s;
+    s << in.rdbuf();
+    std::string text = s.str();
+    std::size_t n = 0;
+    for (std::size_t at = text.find("final cs"); at != std::string::npos;
+         at = text.find("final cs", at)) {
+        text.replace(at, 8, "final crit");
+        ++n;
+    }
+    EXPECT_EQ(n, 2U);
+    return text;
+}
+
+// The line where `what` first occurs in `text`.
+std::uint32_t lineOf(const std::string& text, const std::string& what) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(text.find(what));
+    return static_cast<std::uint32_t>(std::count(text.begin(), end, '\n') + 1);
+}
+
+std::uint32_t firstFinalLine(const std::string& text) {
+    return lineOf(text, "final crit");
+}
+
+TEST_F(Cli, AFinalStateNoTransitionMentionsIsAnInputError) {
+    const std::string text = petersonTypo();
+    const std::string f = write("pet-typo.txt", text);
+    const std::string at = f + ":" + std::to_string(firstFinalLine(text)) + ":7: error: ";
+    for (const std::string& cmd : {"reach " + f, "reach " + f + " --model sc --engine explicit",
+                                   "fences " + f + " --target safety"}) {
+        const Outcome r = run(cmd);
+        EXPECT_EQ(r.code, 2) << cmd;
+        EXPECT_EQ(r.out, "") << cmd;
+        EXPECT_EQ(r.err.rfind(at + "final state 'crit' of thread 't0' is not a state of the "
+                                   "thread: no transition enters or leaves it (its states: ",
+                              0),
+                  0U)
+            << cmd << "\n"
+            << r.err;
+        EXPECT_NE(r.err.find("--allow-unreachable-goal"), std::string::npos) << r.err;
+    }
+    // The JSON form: the error on stdout, the text on stderr.
+    const Outcome j = run("reach " + f + " --json");
+    EXPECT_EQ(j.code, 2);
+    EXPECT_EQ(j.err.rfind(at, 0), 0U) << j.err;
+    const nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["command"], "reach");
+    EXPECT_EQ(doc["verdict"], "error");
+    EXPECT_EQ(doc["error"], "input");
+    EXPECT_EQ(doc["file"], f);
+    EXPECT_EQ(doc["line"], firstFinalLine(text));
+    EXPECT_EQ(doc["col"], 7);
+    EXPECT_EQ(doc["message"].get<std::string>().rfind("final state 'crit' of thread 't0'", 0), 0U);
+    EXPECT_TRUE(doc["warnings"].is_array());
+    // --allow-unreachable-goal keeps the old answer: unreachable by the
+    // control-flow graph, its warnings on stderr and in the JSON report.
+    const Outcome allowed = run("reach " + f + " --allow-unreachable-goal --json");
+    EXPECT_EQ(allowed.code, 0) << allowed.err;
+    const nlohmann::json a = nlohmann::json::parse(allowed.out);
+    EXPECT_EQ(a["verdict"], "unreachable");
+    EXPECT_EQ(a["engine"], "control-flow");
+    ASSERT_EQ(a["warnings"].size(), 2U) << allowed.out;
+    EXPECT_NE(a["warnings"][0]["message"].get<std::string>().find("no goal state of thread 't0'"),
+              std::string::npos);
+    EXPECT_EQ(a["warnings"][0]["file"], f);
+    EXPECT_NE(allowed.err.find(": warning: no goal state of thread 't0'"), std::string::npos);
+    EXPECT_EQ(run("fences " + f + " --target safety --allow-unreachable-goal").code, 0);
+    // Commands that use no goal warn and go on.
+    const Outcome robust = run("robust " + f + " --json");
+    EXPECT_EQ(robust.code, 10) << robust.err;
+    EXPECT_NE(robust.err.find(f + ":" + std::to_string(firstFinalLine(text)) +
+                              ":7: warning: final state 'crit' of thread 't0'"),
+              std::string::npos)
+        << robust.err;
+    EXPECT_EQ(nlohmann::json::parse(robust.out)["warnings"].size(), 2U);
+}
+
+TEST_F(Cli, AGoalOptionStateNoTransitionMentionsIsAnInputError) {
+    const std::string pet = std::string(TSOREACH_SOURCE_DIR) + "/examples/peterson.txt";
+    const std::string typo = write("pet-typo.txt", petersonTypo());
+    std::string trace = write("t.json", "[]");
+    const std::string t0 = ":" + std::to_string(lineOf(petersonTypo(), "thread t0")) + ":1: ";
+    // Not a name of the thread at all, and a name only its `final` line
+    // uses: the same error, at the thread, in every command with --goal.
+    for (const std::string& cmd :
+         {"reach " + pet + " --goal t0=crit", "reach " + typo + " --goal t1=cs --goal t0=crit",
+          "fences " + pet + " --target safety --goal t0=crit",
+          "replay " + typo + " " + trace + " --goal t0=crit"}) {
+        const Outcome r = run(cmd);
+        EXPECT_EQ(r.code, 2) << cmd;
+        EXPECT_EQ(r.out, "") << cmd;
+        EXPECT_NE(r.err.find(t0 + "error: goal state 'crit' of thread 't0' (--goal) is not a "
+                                  "state of the thread"),
+                  std::string::npos)
+            << cmd << "\n"
+            << r.err;
+    }
+    // A close name is suggested.
+    const Outcome close = run("reach " + pet + " --goal t0=testt,t1=cs");
+    EXPECT_EQ(close.code, 2);
+    EXPECT_NE(close.err.find("; did you mean 'test'?"), std::string::npos) << close.err;
+    // The flag accepts a name the file declares (as before), not one it lacks.
+    EXPECT_EQ(run("reach " + typo + " --goal t0=crit --allow-unreachable-goal").code, 0);
+    EXPECT_EQ(run("reach " + pet + " --goal t0=crit --allow-unreachable-goal").code, 2);
+    // A thread that does not exist stays a usage error, with a suggestion.
+    const Outcome thread = run("reach " + pet + " --goal t2=cs");
+    EXPECT_EQ(thread.code, 2);
+    EXPECT_NE(thread.err.find("tsoreach: error: goal: no thread named 't2' (threads: t0, t1); "
+                              "did you mean 't0'?"),
+              std::string::npos)
+        << thread.err;
+}
+
+// A register that one branch assigns and the other does not, read where
+// they meet.
+constexpr const char* kOnePath = R"(thread t
+initial a
+final d
+transition a b read r 0
+transition a b noop
+transition b c check == r 0
+transition c d write 1 0
+end
+)";
+
+TEST_F(Cli, ARegisterReadBeforeItIsAssignedIsAWarningInEveryReport) {
+    const std::string f = write("onepath.txt", kOnePath);
+    const std::string warning =
+        f + ":6:1: warning: register 'r' may be read before it is assigned: some path from the "
+            "initial state 'a' reaches this transition without assigning it (registers start at 0)";
+    const Outcome r = run("reach " + f + " --model sc");
+    EXPECT_EQ(r.code, 10) << r.err;
+    EXPECT_EQ(r.err, warning + "\n");
+    const std::string trace = write("trace.json", run("reach " + f + " --model sc --json").out);
+    for (const std::string& cmd :
+         {"reach " + f + " --json", "robust " + f + " --json", "explore " + f + " --json",
+          "fences " + f + " --target safety --json", "fences " + f + " --target robustness --json",
+          "replay " + f + " " + trace + " --json"}) {
+        const Outcome j = run(cmd);
+        EXPECT_NE(j.code, 2) << cmd << "\n" << j.err;
+        EXPECT_EQ(j.err, warning + "\n") << cmd;
+        const nlohmann::json doc = nlohmann::json::parse(j.out);
+        ASSERT_EQ(doc["warnings"].size(), 1U) << cmd;
+        EXPECT_EQ(doc["warnings"][0],
+                  nlohmann::json({{"file", f},
+                                  {"line", 6},
+                                  {"col", 1},
+                                  {"message", warning.substr(warning.find("register"))}}))
+            << cmd;
+    }
+    // print warns too; a program without mistakes has an empty list.
+    EXPECT_EQ(run("print " + f).err, warning + "\n");
+    const std::string sb = write("sb.txt", kSb);
+    for (const std::string& cmd :
+         {"reach " + sb + " --json", "robust " + sb + " --json", "explore " + sb + " --json"}) {
+        const Outcome j = run(cmd);
+        EXPECT_EQ(j.err, "") << cmd;
+        EXPECT_EQ(nlohmann::json::parse(j.out)["warnings"], nlohmann::json::array()) << cmd;
+    }
+}
+
+TEST_F(Cli, UsageErrorsWithJsonAreJsonToo) {
+    const std::string sb = write("sb.txt", kSb);
+    for (const std::string& args :
+         {"reach " + sb + " --json --frobnicate", "reach " + sb + " --json --model arm",
+          "reach " + sb + " --json --engine nonesuch", "robust " + sb + " --json --all-wrong"}) {
+        const Outcome r = run(args);
+        EXPECT_EQ(r.code, 2) << args;
+        EXPECT_NE(r.err.find("tsoreach: error: "), std::string::npos) << args;
+        const nlohmann::json doc = nlohmann::json::parse(r.out);
+        EXPECT_EQ(doc["verdict"], "error") << args;
+        EXPECT_EQ(doc["error"], "usage") << args;
+        EXPECT_EQ(doc["line"], 0) << args;
+        EXPECT_EQ(doc["command"], args.substr(0, args.find(' '))) << args;
+        EXPECT_EQ(doc["file"], sb) << args;
+        EXPECT_FALSE(doc["message"].get<std::string>().empty()) << args;
+    }
+    // A file that cannot be read: an input error without a position.
+    const Outcome missing = run("explore " + (dir / "none.txt").string() + " --json");
+    EXPECT_EQ(missing.code, 2);
+    const nlohmann::json doc = nlohmann::json::parse(missing.out);
+    EXPECT_EQ(doc["error"], "input");
+    EXPECT_EQ(doc["line"], 0);
 }
 
 TEST_F(Cli, WriteErrorsAreReported) {
@@ -1058,7 +1255,8 @@ TEST_F(Cli, InterruptGivesUnknownWithStatistics) {
         // group, two SIGINTs, and the second one kills (SA_RESETHAND).
         const std::string cmd = std::string("timeout --foreground --preserve-status -s INT 1 '") +
                                 TSOREACH_BINARY + "' reach '" + f + "' --stats --model " + model +
-                                " >'" + (dir / "stdout").string() + "' 2>&1";
+                                " >'" + (dir / "stdout").string() + "' 2>'" +
+                                (dir / "stderr").string() + "'";
         const int status = std::system(cmd.c_str());
         ASSERT_TRUE(WIFEXITED(status)) << model;
         EXPECT_EQ(WEXITSTATUS(status), 3) << model;

@@ -7,8 +7,10 @@ namespace tsoreach {
 namespace {
 LoadedProgram load(std::string_view text, const std::string& sourceName) {
     RmmTranslation t = translateRmm(text, sourceName);
-    return LoadedProgram{std::move(t.program), std::move(t.goal), std::move(t.text),
-                         std::move(t.names)};
+    LoadedProgram out{std::move(t.program), std::move(t.goal), std::move(t.text),
+                      std::move(t.names)};
+    out.registersDeclared = true; // `registers $r = v`
+    return out;
 }
 } // namespace
 

@@ -37,6 +37,10 @@ struct LoadedProgram {
     // is in tsoreach's syntax already.
     std::string translation;
     NameTable names;
+    // The language gives every register an initial value in its declaration
+    // (.rmm), so a read before any assignment reads that value on purpose:
+    // the CLI gives no warning for it (validate.hpp, unassignedRegisterReads).
+    bool registersDeclared = false;
 };
 
 // One front end: the name --input-format takes, a few words for the help
