@@ -12,12 +12,14 @@
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/lang/source.hpp"
+#include "tsoreach/lang/validate.hpp"
 #include "tsoreach/reach/replay.hpp"
 
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tsoreach::fuzz {
 
@@ -25,6 +27,23 @@ class PropertyViolation : public std::logic_error {
   public:
     using std::logic_error::logic_error;
 };
+
+// The static checks of validate.hpp throw nothing on a program a front end
+// gave, and every warning has a position (a line of the input).
+inline void checkLints(const Program& p, const std::optional<Goal>& goal) {
+    std::vector<Warning> ws = unassignedRegisterReads(p);
+    if (goal) {
+        for (GoalOrigin o : {GoalOrigin::Finals, GoalOrigin::Declared, GoalOrigin::CommandLine}) {
+            const std::vector<Warning> more = unmentionedGoalStates(p, *goal, o);
+            ws.insert(ws.end(), more.begin(), more.end());
+        }
+    }
+    for (const Warning& w : ws) {
+        if (w.pos.line == 0 || w.message.empty()) {
+            throw PropertyViolation("a warning without a position or message: " + w.message);
+        }
+    }
+}
 
 // parseProgram only throws InputError, and what it accepts prints
 // canonically: parse(print(p)) == p and printing is a fixed point.
@@ -35,6 +54,7 @@ inline void checkParser(std::string_view text) {
     } catch (const InputError&) {
         return;
     }
+    checkLints(p, defaultGoal(p));
     const std::string printed = printProgram(p);
     Program q;
     try {
@@ -53,6 +73,7 @@ inline void checkRmm(std::string_view text) {
     try {
         const RmmTranslation t = translateRmm(text, "fuzz.rmm");
         (void)t.goal.describe(t.program);
+        checkLints(t.program, t.goal);
     } catch (const InputError&) {
     }
 }

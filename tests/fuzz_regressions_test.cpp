@@ -57,6 +57,25 @@ TEST(FuzzRegressions, Parser) {
 TEST(FuzzRegressions, Rmm) {
     runAll("rmm", fuzz::checkRmm);
 }
+// The seeds of the program targets (fuzz/make-seeds.sh): the examples and
+// the corpus pass the same checks.
+TEST(FuzzRegressions, ExamplesAndCorpusPassTheProgramChecks) {
+    std::vector<std::filesystem::path> txt =
+        test::filesUnder(TSOREACH_SOURCE_DIR "/examples", ".txt");
+    for (const auto& f : test::filesUnder(TSOREACH_CORPUS_DIR, ".txt")) {
+        txt.push_back(f);
+    }
+    ASSERT_GT(txt.size(), 40U);
+    for (const auto& f : txt) {
+        SCOPED_TRACE(f.string());
+        EXPECT_NO_THROW(fuzz::checkParser(slurp(f)));
+    }
+    for (const auto& f : test::filesUnder(TSOREACH_CORPUS_DIR, ".rmm")) {
+        SCOPED_TRACE(f.string());
+        EXPECT_NO_THROW(fuzz::checkRmm(slurp(f)));
+    }
+}
+
 TEST(FuzzRegressions, TraceJson) {
     runAll("trace_json", fuzz::checkTraceJson);
 }
