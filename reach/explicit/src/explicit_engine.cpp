@@ -29,24 +29,20 @@ Result search(const Program& program, const Goal& goal, const Options& options) 
         options.maxStates != 0 || options.stopAtBound
             ? 1U
             : std::clamp(options.searchJobs, 1U, 1U << SharedStateStore::maxArenaBits);
-    std::vector<std::unique_ptr<Semantics>> owned;
+    std::unique_ptr<Semantics> first;
     try {
-        for (unsigned k = 0; k < threads; ++k) {
-            owned.push_back(std::make_unique<Semantics>(program, options, &goal));
-        }
+        first = std::make_unique<Semantics>(program, options, &goal);
     } catch (const Stopped& e) {
         Result r;
         r.reason = std::string("preparing the search: ") + e.what();
         return r;
     }
     if (threads == 1) {
-        return explicitSearch(*owned[0], goal, options, Policy::model);
+        return explicitSearch(*first, goal, options, Policy::model);
     }
-    std::vector<Semantics*> sems;
-    for (const auto& s : owned) {
-        sems.push_back(s.get());
-    }
-    return parallelExplicitSearch<Semantics>(sems, goal, options, Policy::model);
+    // The other threads make their own semantics (parallel_search.hpp).
+    auto make = [&] { return std::make_unique<Semantics>(program, options, &goal); };
+    return parallelExplicitSearch<Semantics>(*first, make, threads, goal, options, Policy::model);
 }
 
 // A goal no state satisfies: thread 0 constrained, no state accepted.

@@ -53,6 +53,7 @@
 #include "operational_semantics.hpp"
 #include "shared_state_store.hpp"
 #include "tsoreach/lang/goal.hpp"
+#include "tsoreach/lang/stop.hpp"
 #include "tsoreach/reach/explicit/state_store.hpp"
 #include "tsoreach/reach/resource_monitor.hpp"
 #include "tsoreach/reach/result.hpp"
@@ -65,6 +66,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -88,13 +90,22 @@ struct ParallelOutcome {
     std::size_t bytes = 0; // held by the stores (packed states, offsets, tables)
 };
 
+// Makes the semantics of one more thread (it may throw Stopped).
+template <class Semantics> using MakeSemantics = std::function<std::unique_ptr<Semantics>()>;
+
 template <class Semantics> class ParallelSearch {
   public:
-    // One semantics per thread (their scratch buffers are not shared).
-    ParallelSearch(std::span<Semantics* const> sems, const Goal& goal, const Options& options)
-        : sems_(sems.begin(), sems.end()), goal_(goal), options_(options),
-          store_(sems_.size(), initialTableBits) {
-        for (std::size_t k = 0; k < sems_.size(); ++k) {
+    // One semantics per thread: `first` for thread 0, and each other thread
+    // makes its own with `make` when it starts, so that its scratch buffers
+    // come from that thread's allocator and share no cache line with
+    // another thread's (made one after the other here, they cost a third
+    // more CPU time on two threads, depending on where the heap put them).
+    ParallelSearch(Semantics& first, MakeSemantics<Semantics> make, std::size_t threads,
+                   const Goal& goal, const Options& options)
+        : make_(std::move(make)), goal_(goal), options_(options), store_(threads, initialTableBits),
+          sems_(threads, nullptr), owned_(threads) {
+        sems_[0] = &first;
+        for (std::size_t k = 0; k < threads; ++k) {
             workers_.push_back(std::make_unique<Worker>());
         }
         active_ = workers_.size();
@@ -126,7 +137,7 @@ template <class Semantics> class ParallelSearch {
         out.bytes = store_.bytes();
         for (std::size_t w = 0; w < workers_.size(); ++w) {
             out.transitions += workers_[w]->transitions;
-            out.boundHit = out.boundHit || sems_[w]->boundHit();
+            out.boundHit = out.boundHit || (sems_[w] != nullptr && sems_[w]->boundHit());
         }
         return out;
     }
@@ -180,6 +191,10 @@ template <class Semantics> class ParallelSearch {
     void work(std::size_t w) {
         Worker& me = *workers_[w];
         try {
+            if (sems_[w] == nullptr) {
+                owned_[w] = make_();
+                sems_[w] = owned_[w].get();
+            }
             ResourceMonitor monitor(options_);
             while (!stopped_.load(std::memory_order_relaxed)) {
                 if (store_.growthWanted()) {
@@ -206,6 +221,8 @@ template <class Semantics> class ParallelSearch {
                     checkLimits(me, monitor);
                 }
             }
+        } catch (const Stopped& e) {
+            stop(std::string("preparing the search: ") + e.what()); // a thread's semantics
         } catch (const std::length_error& e) {
             stop(e.what()); // a state longer than a block, or a full arena
         } catch (const std::bad_alloc&) {
@@ -408,10 +425,12 @@ template <class Semantics> class ParallelSearch {
         cv_.notify_all();
     }
 
-    std::vector<Semantics*> sems_;
+    MakeSemantics<Semantics> make_;
     const Goal& goal_;
     const Options& options_;
     SharedStateStore store_;
+    std::vector<Semantics*> sems_; // thread w's; set by thread w (0: given)
+    std::vector<std::unique_ptr<Semantics>> owned_;
     std::vector<std::unique_ptr<Worker>> workers_;
     std::atomic<bool> stopped_{false};
     std::atomic<bool> goalReached_{false};
@@ -434,23 +453,23 @@ template <class Semantics> class ParallelSearch {
     std::exception_ptr error_;
 };
 
-// The search on sems.size() threads, then, if it reached the goal, the
-// sequential search on sems[0] for the trace (see the header comment).
+// The search on `threads` threads, then, if it reached the goal, the
+// sequential search on `first` for the trace (see the header comment).
 template <class Semantics>
-Result parallelExplicitSearch(std::span<Semantics* const> sems, const Goal& goal,
-                              const Options& options, MemoryModel model) {
+Result parallelExplicitSearch(Semantics& first, MakeSemantics<Semantics> make, std::size_t threads,
+                              const Goal& goal, const Options& options, MemoryModel model) {
     const auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     ParallelOutcome out;
     try {
-        out = ParallelSearch<Semantics>(sems, goal, options).run();
+        out = ParallelSearch<Semantics>(first, std::move(make), threads, goal, options).run();
     } catch (const std::bad_alloc&) {
         out.stopReason = "out of memory";
     }
     if (out.goalReached) {
-        Result r = explicitSearch(*sems[0], goal, options, model);
+        Result r = explicitSearch(first, goal, options, model);
         if (r.verdict == Verdict::Unreachable) {
             throw std::logic_error("the sequential search missed a goal the parallel search "
                                    "reached");

@@ -25,10 +25,10 @@
 //
 // Arenas: blocks of up to 4 MiB allocated by their thread; the block
 // pointers live in a vector sized once, so a reader never sees it move.
-// Reading a state unpacks up to 32 bytes at once, which may read past it
-// into bytes its arena's thread is writing; those bytes are overwritten
-// with zeros in the copy (StateStore::unpackBytes), so what they held does
-// not matter.
+// A reader never reads past a stored state: the bytes after it may be the
+// ones its arena's thread is writing. So it decodes the state's length
+// first (StateStore::packedLength reads only the state's own bytes) and
+// compares or unpacks exactly that many.
 
 #include "tsoreach/reach/explicit/huge_array.hpp"
 #include "tsoreach/reach/explicit/state_store.hpp"
@@ -71,20 +71,24 @@ class SharedStateStore {
     }
 
     // What one thread owns: its arena, its claim, its recent states.
-    struct Arena {
+    struct alignas(64) Arena {
         Arena() : blocks(std::size_t{1} << blockBits), blockSizes(std::size_t{1} << blockBits) {}
+        // Read by every thread that compares or unpacks one of its states;
+        // written only when a block is added. Apart from the fields its
+        // thread writes at every insertion: sharing a cache line with them
+        // made every lookup in another thread's arena a cache miss.
         std::vector<std::unique_ptr<std::uint8_t[]>> blocks; // sized once: never moves
         std::vector<std::size_t> blockSizes;
-        std::size_t blockCount = 0;
-        std::size_t used = 0;                   // in the last block
-        std::atomic<std::size_t> blockBytes{0}; // read by every thread's memory check
-        std::uint64_t states = 0;               // stored by this thread
-        std::uint64_t quota = 0;                // states it may still store before it claims more
+        alignas(64) std::size_t blockCount = 0;
+        std::size_t used = 0;     // in the last block
+        std::uint64_t states = 0; // stored by this thread
+        std::uint64_t quota = 0;  // states it may still store before it claims more
         // The slots of states met lately, by the low bits of their hash:
         // most duplicates are of a state stored shortly before (diamonds of
         // independent steps), recognised here without a miss into the table.
         std::vector<std::uint64_t> recent = std::vector<std::uint64_t>(4096, 0);
-        StateStore::Key scratch; // for rehashing from bytes
+        StateStore::Key scratch;                            // for rehashing from bytes
+        alignas(64) std::atomic<std::size_t> blockBytes{0}; // read by every thread's memory check
     };
 
     [[nodiscard]] Arena& arena(std::size_t k) { return *arenas_[k]; }
@@ -186,7 +190,8 @@ class SharedStateStore {
 
     // Unpacks state `ref` as StateStore::get does.
     void get(SharedRef ref, std::vector<StateWord>& out, StateStore::Key& packed) const {
-        StateStore::unpackBytes(bytesOf(ref), roomOf(ref), out, &packed);
+        const std::uint8_t* p = bytesOf(ref);
+        StateStore::unpackBytes(p, StateStore::packedLength(p), out, &packed);
     }
 
     // Growth, by every thread of the search at once (see the header): one
@@ -269,17 +274,12 @@ class SharedStateStore {
         const std::uint64_t place = r >> arenaBits_;
         return a.blocks[place >> positionBits].get() + (place & (maxBlock - 1));
     }
-    [[nodiscard]] std::size_t roomOf(SharedRef ref) const {
-        const std::uint64_t r = ref - 1;
-        const Arena& a = *arenas_[r & ((std::uint64_t{1} << arenaBits_) - 1)];
-        const std::uint64_t place = r >> arenaBits_;
-        return a.blockSizes[place >> positionBits] - (place & (maxBlock - 1));
-    }
 
-    // As StateStore::packedEquals: a stored state lies within its block.
+    // Equal states have equal packed bytes.
     [[nodiscard]] bool equals(SharedRef ref, const StateStore::Key& key) const {
-        return roomOf(ref) >= key.size &&
-               std::memcmp(bytesOf(ref), key.buffer.data(), key.size) == 0;
+        const std::uint8_t* p = bytesOf(ref);
+        return StateStore::packedLength(p) == key.size &&
+               std::memcmp(p, key.buffer.data(), key.size) == 0;
     }
 
     SharedRef append(Arena& a, std::size_t arenaIndex, std::span<const std::uint8_t> b) const {
