@@ -76,6 +76,18 @@ class Restorer {
         out_.steps.push_back(s);
         const Instruction& in = program_.transition(s.transition).instr;
         switch (in.kind) {
+        case InstrKind::Read:
+            // A merged store of the address still buffered (behind a store
+            // to another address under TSO) serves the read in the full
+            // semantics, where the merging one read memory: the same value
+            // (its kept twin has reached memory, and only t writes there),
+            // another source.
+            if (s.addr) {
+                out_.steps.back().forwarded =
+                    std::any_of(buffers_[t].begin(), buffers_[t].end(),
+                                [&](const Entry& e) { return e.addr == *s.addr; });
+            }
+            break;
         case InstrKind::Write:
             buffers_[t].push_back({*s.addr, *s.value, merges(t, *s.addr, *s.value)});
             break;

@@ -27,7 +27,10 @@
 // Traces of D do not replay on the full semantics; restoreMergedStores
 // turns one into a trace of F by the matching above: it puts the merged
 // stores back and flushes each as soon as it reaches the front of its
-// FIFO.
+// FIFO. Until then (under TSO, behind a store to another address) a read
+// of its address is served by it in F, where D's read went to memory: the
+// same value, since its kept twin has flushed and only t writes there, so
+// the restored read only says it came from the buffer.
 
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/model.hpp"
