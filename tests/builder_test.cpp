@@ -79,17 +79,20 @@ TEST(Builder, TakesExpressionsInPrefixOrder) {
     ProgramBuilder b("built");
     b.addThread("t", "a");
     const RegId r = b.reg("r");
-    const Expr e = Expr::prefix(
-        {{ExprOp::Sub, RegId(), 0}, {ExprOp::Reg, r, 0}, {ExprOp::Const, RegId(), -3}});
+    const Expr e = Expr::prefix({{ExprOp::Sub, RegId(), 0, VarId()},
+                                 {ExprOp::Reg, r, 0, VarId()},
+                                 {ExprOp::Const, RegId(), -3, VarId()}});
     b.addTransition(b.state("a"), b.state("a"), Instr::local(r, e));
     expectIdentical(
         b.build(),
         parseProgram("thread t\ninitial a\ntransition a a local r - r -3\nend\n", "built"),
         "prefix", false);
     EXPECT_THROW((void)Expr::prefix({}), std::logic_error);
-    EXPECT_THROW((void)Expr::prefix({{ExprOp::Add, RegId(), 0}, {ExprOp::Const, RegId(), 1}}),
+    EXPECT_THROW((void)Expr::prefix(
+                     {{ExprOp::Add, RegId(), 0, VarId()}, {ExprOp::Const, RegId(), 1, VarId()}}),
                  std::logic_error);
-    EXPECT_THROW((void)Expr::prefix({{ExprOp::Const, RegId(), 1}, {ExprOp::Const, RegId(), 2}}),
+    EXPECT_THROW((void)Expr::prefix(
+                     {{ExprOp::Const, RegId(), 1, VarId()}, {ExprOp::Const, RegId(), 2, VarId()}}),
                  std::logic_error);
 }
 

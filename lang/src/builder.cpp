@@ -9,20 +9,20 @@ namespace tsoreach {
 
 Expr Expr::constant(Value v) {
     Expr e;
-    e.nodes_.push_back({ExprOp::Const, RegId(), v});
+    e.nodes_.push_back({ExprOp::Const, RegId(), v, VarId()});
     return e;
 }
 
 Expr Expr::reg(RegId handle) {
     Expr e;
-    e.nodes_.push_back({ExprOp::Reg, handle, 0});
+    e.nodes_.push_back({ExprOp::Reg, handle, 0, VarId()});
     return e;
 }
 
 Expr Expr::apply(ExprOp op, const Expr& a) {
     Expr e;
     e.nodes_.reserve(1 + a.nodes_.size());
-    e.nodes_.push_back({op, RegId(), 0});
+    e.nodes_.push_back({op, RegId(), 0, VarId()});
     e.nodes_.insert(e.nodes_.end(), a.nodes_.begin(), a.nodes_.end());
     return e;
 }
@@ -30,6 +30,21 @@ Expr Expr::apply(ExprOp op, const Expr& a) {
 Expr Expr::apply(ExprOp op, const Expr& a, const Expr& b) {
     Expr e = apply(op, a);
     e.nodes_.insert(e.nodes_.end(), b.nodes_.begin(), b.nodes_.end());
+    return e;
+}
+
+Expr Expr::cell(VarId var, Value addr) {
+    Expr e = constant(addr);
+    e.nodes_[0].var = var;
+    return e;
+}
+
+Expr Expr::element(VarId var, Value base, const Expr& index) {
+    if (index.nodes_.size() == 1 && index.nodes_[0].op == ExprOp::Const) {
+        return cell(var, arith::add(base, index.nodes_[0].value)); // `a[2]`, as parsed
+    }
+    Expr e = apply(ExprOp::Add, constant(base), index);
+    e.nodes_[0].var = var;
     return e;
 }
 
@@ -83,6 +98,10 @@ Instr Instr::plain(InstrKind kind) {
 
 ProgramBuilder::ProgramBuilder(std::string sourceName, const StopCondition& stop) : poll_(stop) {
     prog_.sourceName = std::move(sourceName);
+}
+
+void ProgramBuilder::setMemory(MemoryLayout memory) {
+    prog_.memory = std::move(memory);
 }
 
 ThreadId ProgramBuilder::addThread(std::string_view name, std::string_view initial, SourcePos pos) {

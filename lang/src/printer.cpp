@@ -2,12 +2,16 @@
 
 namespace tsoreach {
 
-std::string printExpr(const Program& p, const Thread& t, ExprRef e) {
-    std::string out;
-    for (const ExprNode& n : p.expr(e)) {
-        if (!out.empty()) {
+namespace {
+
+// Appends `nodes` as written, separated by spaces.
+void printNodes(std::string& out, const Thread& t, std::span<const ExprNode> nodes) {
+    bool first = true;
+    for (const ExprNode& n : nodes) {
+        if (!first) {
             out += ' ';
         }
+        first = false;
         switch (n.op) {
         case ExprOp::Const:
             out += std::to_string(n.value);
@@ -20,7 +24,55 @@ std::string printExpr(const Program& p, const Thread& t, ExprRef e) {
             break;
         }
     }
+}
+
+// The initial values of a variable as the declaration writes them.
+std::string printInit(const MemoryVar& v) {
+    if (v.init.empty()) {
+        return {};
+    }
+    if (!v.array) {
+        return " = " + std::to_string(v.init[0]);
+    }
+    std::string out = " = {";
+    for (std::size_t k = 0; k < v.init.size(); ++k) {
+        out += (k > 0 ? ", " : "") + std::to_string(v.init[k]);
+    }
+    return out + "}";
+}
+
+} // namespace
+
+std::string printExpr(const Program& p, const Thread& t, ExprRef e) {
+    const std::span<const ExprNode> nodes = p.expr(e);
+    std::string out;
+    if (!nodes.empty() && nodes[0].var.valid()) {
+        // A named address (checkMemoryWellFormed): `x`, `flag[2]` or `flag[e]`.
+        const MemoryVar& v = p.memory.var(nodes[0].var);
+        if (nodes[0].op == ExprOp::Const) {
+            return v.array ? p.memory.cellName(nodes[0].value) : v.name;
+        }
+        out = v.name + "[";
+        printNodes(out, t, nodes.subspan(2));
+        return out + "]";
+    }
+    printNodes(out, t, nodes);
     return out;
+}
+
+std::string printMemory(const Program& p) {
+    if (p.memory.empty()) {
+        return {};
+    }
+    std::string out = "memory";
+    for (const MemoryVar& v : p.memory.vars) {
+        out += ' ' + v.name;
+        if (v.array) {
+            out += '[' + std::to_string(v.size) + ']';
+        }
+        out += printInit(v);
+    }
+    return out + '\n';
 }
 
 std::string printInstruction(const Program& p, const Transition& tr) {
@@ -56,7 +108,7 @@ std::string printInstruction(const Program& p, const Transition& tr) {
 }
 
 std::string printProgram(const Program& p) {
-    std::string out;
+    std::string out = printMemory(p);
     for (const Thread& t : p.threads) {
         if (!out.empty()) {
             out += '\n';

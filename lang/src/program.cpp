@@ -1,6 +1,9 @@
 #include "tsoreach/lang/program.hpp"
 
+#include "tsoreach/lang/tokens.hpp"
+
 #include <algorithm>
+#include <unordered_map>
 
 namespace tsoreach {
 
@@ -60,8 +63,88 @@ RegId findReg(const Thread& t, std::string_view name) {
     return RegId(indexOf(t.regNames, name));
 }
 
+namespace {
+
+void checkVars(const Program& p) {
+    const MemoryLayout& m = p.memory;
+    std::unordered_map<std::string_view, const MemoryVar*> seen;
+    Value next = 0;
+    for (const MemoryVar& v : m.vars) {
+        auto fail = [&](const std::string& what) {
+            throw InputError(p.sourceName, v.pos, "memory variable '" + v.name + "': " + what);
+        };
+        if (!detail::isMemoryNameToken(v.name)) {
+            fail("the name is not a memory-name token");
+        }
+        if (!seen.emplace(v.name, &v).second) {
+            fail("declared twice");
+        }
+        if (v.base != next || v.size < 1 || (!v.array && v.size != 1) ||
+            v.size > (Value{1} << 62) - v.base) {
+            fail("not laid out after the previous variable, or a bad size");
+        }
+        if (v.init.size() > static_cast<std::size_t>(v.size) ||
+            (!v.init.empty() && v.init.back() == 0)) {
+            fail("more initial values than cells, or trailing zeros");
+        }
+        next = v.base + v.size;
+    }
+    for (const Thread& t : p.threads) {
+        for (const std::string& r : t.regNames) {
+            if (m.find(r).valid() || (!m.empty() && r.find_first_of("[]") != std::string::npos)) {
+                throw InputError(p.sourceName, t.pos,
+                                 "thread '" + t.name + "': register '" + r +
+                                     "' has the name of a memory variable or a bracket");
+            }
+        }
+    }
+}
+
+bool plainNodes(std::span<const ExprNode> nodes) {
+    return std::none_of(nodes.begin(), nodes.end(),
+                        [](const ExprNode& n) { return n.var.valid(); });
+}
+
+// An address operand: named at most at its root, as the parser makes it.
+bool wellNamedAddress(const MemoryLayout& m, std::span<const ExprNode> e) {
+    if (e.empty() || !e[0].var.valid()) {
+        return plainNodes(e);
+    }
+    if (e[0].var.index() >= m.vars.size()) {
+        return false;
+    }
+    const MemoryVar& v = m.var(e[0].var);
+    if (e[0].op == ExprOp::Const) {
+        return e.size() == 1 && v.holds(e[0].value);
+    }
+    if (e[0].op != ExprOp::Add || !v.array || e.size() < 3 || e[1].op != ExprOp::Const ||
+        e[1].var.valid() || e[1].value != v.base || !plainNodes(e.subspan(2))) {
+        return false;
+    }
+    // A constant index is in range, and a single integer is the cell
+    // itself, as the parser reads them.
+    const std::optional<Value> k = constantValue(e.subspan(2));
+    return !k || (e.size() > 3 && *k >= 0 && *k < v.size);
+}
+
+} // namespace
+
+void checkMemoryWellFormed(const Program& p) {
+    checkVars(p);
+    for (const Transition& tr : p.transitions) {
+        if (!plainNodes(p.expr(tr.instr.value)) ||
+            !wellNamedAddress(p.memory, p.expr(tr.instr.addr))) {
+            throw InputError(p.sourceName, tr.pos,
+                             "thread '" + p.thread(tr.thread).name +
+                                 "': a memory name that is not a declared cell or not a whole "
+                                 "address operand");
+        }
+    }
+}
+
 bool operator==(const Program& a, const Program& b) {
-    if (a.threads != b.threads || a.transitions.size() != b.transitions.size()) {
+    if (a.memory != b.memory || a.threads != b.threads ||
+        a.transitions.size() != b.transitions.size()) {
         return false;
     }
     for (std::size_t i = 0; i < a.transitions.size(); ++i) {

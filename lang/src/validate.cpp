@@ -52,6 +52,7 @@ void checkWellFormed(const Program& p) {
         }
         checkThread(p, t);
     }
+    checkMemoryWellFormed(p);
 }
 
 std::vector<bool> controlReachable(const Program& p, ThreadId t) {

@@ -68,8 +68,8 @@ tsoreach::Expr forBuilder(ProgramBuilder& pb, const Nodes& e) {
     std::vector<ExprNode> out;
     out.reserve(e.size());
     for (const Node& n : e) {
-        out.push_back(n.op == ExprOp::Reg ? ExprNode{ExprOp::Reg, pb.reg(n.reg), 0}
-                                          : ExprNode{n.op, RegId(), n.value});
+        out.push_back(n.op == ExprOp::Reg ? ExprNode{ExprOp::Reg, pb.reg(n.reg), 0, VarId()}
+                                          : ExprNode{n.op, RegId(), n.value, VarId()});
     }
     return tsoreach::Expr::prefix(std::move(out));
 }

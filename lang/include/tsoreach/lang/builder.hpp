@@ -42,6 +42,12 @@ class Expr {
     // chains); throws std::logic_error unless they are exactly one
     // expression.
     static Expr prefix(std::vector<ExprNode> nodes);
+    // An address that names its cell (memory.hpp): `x` or `flag[2]`, the
+    // cell at `addr` of variable `var`; `flag[index]`, `var` an array at
+    // `base` (a constant index makes the cell, as the parser does). Only
+    // whole address operands may be named (build() checks).
+    static Expr cell(VarId var, Value addr);
+    static Expr element(VarId var, Value base, const Expr& index);
     [[nodiscard]] std::span<const ExprNode> nodes() const { return nodes_; }
 
   private:
@@ -71,6 +77,10 @@ class ProgramBuilder {
     // Polls `stop` every 256 transitions (generated programs can have
     // millions) and throws Stopped when it holds.
     explicit ProgramBuilder(std::string sourceName, const StopCondition& stop = StopCondition());
+
+    // The memory declaration (before or after the threads; build() checks
+    // that the named addresses of the transitions are its cells).
+    void setMemory(MemoryLayout memory);
 
     // Starts the next thread (the previous one is complete) with its
     // initial state.

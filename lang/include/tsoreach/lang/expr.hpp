@@ -52,6 +52,11 @@ struct ExprNode {
     ExprOp op = ExprOp::Const;
     RegId reg;       // for Reg
     Value value = 0; // for Const
+    // How the source names an address (memory.hpp); evaluation ignores it.
+    // A Const: the cell `x` or `flag[2]` at `value`. An Add: `flag[e]`,
+    // whose first operand is flag's base address (a plain Const) and whose
+    // second is the index e. Only the root of an address operand has one.
+    VarId var;
     friend bool operator==(const ExprNode&, const ExprNode&) = default;
 };
 

@@ -27,11 +27,13 @@ struct ThreadTag {};
 struct StateTag {};
 struct RegTag {};
 struct TransitionTag {};
+struct VarTag {};
 
 using ThreadId = Id<ThreadTag>;         // index into Program::threads
 using StateId = Id<StateTag>;           // control state, local to its thread
 using RegId = Id<RegTag>;               // register, local to its thread
 using TransitionId = Id<TransitionTag>; // index into Program::transitions (global)
+using VarId = Id<VarTag>;               // memory variable: index into Program::memory.vars
 
 } // namespace tsoreach
 

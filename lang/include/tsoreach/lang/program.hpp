@@ -8,6 +8,7 @@
 #include "tsoreach/lang/expr.hpp"
 #include "tsoreach/lang/ids.hpp"
 #include "tsoreach/lang/instruction.hpp"
+#include "tsoreach/lang/memory.hpp"
 #include "tsoreach/lang/source.hpp"
 
 #include <span>
@@ -60,6 +61,7 @@ struct Thread {
 
 struct Program {
     std::string sourceName; // file name for messages; ignored by ==
+    MemoryLayout memory;    // the `memory` declaration; empty when there is none
     std::vector<Thread> threads;
     std::vector<Transition> transitions;
     std::vector<ExprNode> exprPool;
@@ -83,6 +85,13 @@ struct Program {
 // Fills t.outgoingBegin and t.outgoing from t.transitions (ids into
 // `transitions`); declaration order is kept within a state.
 void indexOutgoing(Thread& t, std::span<const Transition> transitions);
+
+// What checkWellFormed checks of the memory declaration (memory.hpp): names
+// that are memory-name tokens, distinct, and no register's name; variables
+// laid out one after the other from 0; named expression nodes only at the
+// root of an address operand, naming a declared cell (an index without
+// names). Throws InputError.
+void checkMemoryWellFormed(const Program& p);
 
 // Looks up a state or register by name; invalid() when absent.
 StateId findState(const Thread& t, std::string_view name);

@@ -38,4 +38,12 @@ inline bool isRegisterToken(std::string_view t) {
     return isNameToken(t) && !isItemKeyword(t) && !looksNumeric(t) && !operatorFromSpelling(t);
 }
 
+// A memory variable's name (memory.hpp): a register token without the
+// characters that the declaration and the index syntax use, and not the
+// keyword `memory`, which starts the next declaration.
+inline bool isMemoryNameToken(std::string_view t) {
+    return isRegisterToken(t) && t != "memory" &&
+           t.find_first_of("[]{}=,") == std::string_view::npos;
+}
+
 } // namespace tsoreach::detail
