@@ -57,18 +57,23 @@ class AttackWriter {
         : p_(p), attack_(std::move(attack)), sets_(sets), b_("attack", stop), poll_(stop) {
         checkSupported(p, sets);
         addrs_ = sets_.all.values;
-        // Shadow cells live above every address of the program.
-        base_ = (addrs_.empty() ? 0 : addrs_.back()) + 1;
+        // Shadow cells live above every address of the program and every
+        // declared cell (which may start at another value than 0).
+        base_ = std::max((addrs_.empty() ? 0 : addrs_.back()) + 1, p.memory.end());
+        b_.setMemory(p.memory);
         scratch_ = freshRegister("$z");
         inBlock_ = freshRegister("$in");
         conflict_ = freshRegister("$ok");
         storeAddr_ = freshRegister("$w");
     }
 
-    // A register name no thread uses.
+    // A register name no thread uses and no memory variable has.
     std::string freshRegister(std::string name) const {
         for (bool clash = true; clash;) {
-            clash = false;
+            clash = p_.memory.find(name).valid();
+            if (clash) {
+                name += "$";
+            }
             for (const Thread& t : p_.threads) {
                 if (findReg(t, name).valid()) {
                     name += "$";

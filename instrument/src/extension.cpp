@@ -28,6 +28,10 @@ class ExtensionWriter {
         const Thread& th = r.thread(t_);
         names_.insert(th.stateNames.begin(), th.stateNames.end());
         names_.insert(th.regNames.begin(), th.regNames.end());
+        for (const MemoryVar& v : r.memory.vars) {
+            names_.insert(v.name); // registers may not take a memory name
+        }
+        b_.setMemory(r.memory);
     }
 
     Extension run() {

@@ -36,6 +36,7 @@ std::vector<FencePosition> fenceCandidates(const Program& p) {
 FencedProgram insertFences(const Program& p, std::span<const FencePosition> fences) {
     const std::set<FencePosition> wanted(fences.begin(), fences.end());
     ProgramBuilder b(p.sourceName + " (fenced)");
+    b.setMemory(p.memory);
     FencedProgram out;
     // Per thread: the fence first, then what it guards, so the program
     // reads in order.

@@ -64,6 +64,7 @@ UnrolledProgram unrollLoops(const Program& p, std::size_t k, const StopCondition
     StopPoll poll(stop);
     UnrolledProgram out;
     ProgramBuilder b(p.sourceName + " (unrolled " + std::to_string(k) + ")", stop);
+    b.setMemory(p.memory);
     const std::string marker = copyMarker(p);
     for (const Thread& th : p.threads) {
         const std::vector<bool> back = backEdges(p, th);

@@ -234,7 +234,7 @@ bool feasible(const std::vector<ValueSet>& regs) {
 class Analysis {
   public:
     Analysis(const Program& p, std::size_t limit, const StopCondition& stop)
-        : p_(p), limit_(limit), poll_(stop) {
+        : p_(p), limit_(limit), poll_(stop), initial_(p.memory.initialCells()) {
         out_.byTransition.resize(p.transitions.size());
         env_.resize(p.threads.size());
         for (std::size_t t = 0; t < p.threads.size(); ++t) {
@@ -341,16 +341,25 @@ class Analysis {
         return grew;
     }
 
+    // A cell's initial value (0 unless the program declares another), or
+    // any value stored there.
     ValueSet load(const ValueSet& addrs) const {
-        ValueSet v = single(0); // memory starts at 0
+        ValueSet v;
         join(v, unknownAddress_, limit_);
+        if (addrs.any || addrs.values.empty()) {
+            join(v, single(0), limit_);
+        }
         if (addrs.any) {
+            for (const MemoryCell& c : initial_) {
+                join(v, single(c.value), limit_);
+            }
             for (const auto& [a, vals] : memory_) {
                 join(v, vals, limit_);
             }
             return v;
         }
         for (Value a : addrs.values) {
+            join(v, single(p_.memory.initialValue(a)), limit_);
             if (auto it = memory_.find(a); it != memory_.end()) {
                 join(v, it->second, limit_);
             }
@@ -372,6 +381,7 @@ class Analysis {
     const Program& p_;
     std::size_t limit_;
     StopPoll poll_;
+    std::vector<MemoryCell> initial_; // the cells that do not start at 0
     AddressSets out_;
     // By thread and control state: the registers' values, nullopt while
     // the state is not known to be reachable.

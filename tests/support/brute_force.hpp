@@ -110,6 +110,9 @@ class BruteForce {
             init.pcs.push_back(t.initial.value);
             init.regs.emplace_back(t.regCount(), 0);
         }
+        for (const MemoryCell& c : p_.memory.initialCells()) {
+            init.mem[c.addr] = c.value; // the declared initial values; all else is 0
+        }
         init.fifo.resize(p_.threads.size());
         init.perAddr.resize(p_.threads.size());
 

@@ -471,7 +471,8 @@ class RobustnessOracle {
                 switch (in.kind) {
                 case InstrKind::Read: {
                     const Value a = eval(s, t, in.addr);
-                    RobEvent e{id.value, false, a, 0, RobEventRef{}, block};
+                    // Read from the initial store unless another is found.
+                    RobEvent e{id.value, false, a, p_.memory.initialValue(a), RobEventRef{}, block};
                     bool forwarded = false;
                     for (auto it = s.pending[t].rbegin(); it != s.pending[t].rend(); ++it) {
                         if (s.events[t][*it].addr == a) {

@@ -42,6 +42,9 @@ class Replayer {
         }
         m_.tsoBuffer.resize(p.threads.size());
         m_.psoBuffer.resize(p.threads.size());
+        for (const MemoryCell& c : p.memory.initialCells()) {
+            m_.memory[c.addr] = c.value; // every other cell starts at 0
+        }
     }
 
     ReplayOutcome run(const Trace& original) {

@@ -180,6 +180,9 @@ class Explorer {
             s.pc.push_back(t.initial.index());
             s.regs.emplace_back(t.regCount(), 0);
         }
+        for (const MemoryCell& c : p_.memory.initialCells()) {
+            s.mem[c.addr].value = c.value; // written by no event, as a 0 is
+        }
         s.buffers.resize(auxThread_.size());
         s.clocks.assign(procs_, Clock(procs_, 0));
         s.seq.assign(procs_, 0);

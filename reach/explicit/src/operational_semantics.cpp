@@ -62,6 +62,9 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
             }
         }
     }
+    for (const MemoryCell& c : p.memory.initialCells()) {
+        staticAddrs_.push_back(c.addr);
+    }
     std::sort(staticAddrs_.begin(), staticAddrs_.end());
     staticAddrs_.erase(std::unique(staticAddrs_.begin(), staticAddrs_.end()), staticAddrs_.end());
     memBase_ = word;
@@ -137,6 +140,9 @@ void OperationalSemantics<Policy>::initialState(std::vector<StateWord>& out) con
         out[t] = static_cast<StateWord>(program_.threads[t].initial.index());
     }
     out[lockWord_] = noLockHolder;
+    for (const MemoryCell& c : program_.memory.initialCells()) {
+        out[static_cast<std::size_t>(slotOf(c.addr))] = c.value;
+    }
 }
 
 template <class Policy>

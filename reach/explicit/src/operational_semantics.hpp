@@ -5,15 +5,18 @@
 //
 // State words, in order:
 //   pc of every thread | lock holder (-1: free) | registers, thread by thread |
-//   memory cells whose address is a constant somewhere in the program |
+//   memory cells whose address is a constant somewhere in the program or
+//     that do not start at 0 (Program::memory) |
 //   (TSO/PSO) buffer length of every thread, in entries |
 //   (TSO/PSO) buffer entries (address, value), thread by thread, oldest first |
 //   (address, value) pairs of every other non-zero memory cell, by address.
 // Cells that hold 0 are left out of the pairs, so equal memories encode
-// equally and programs that compute addresses still have canonical states.
+// equally and programs that compute addresses still have canonical states;
+// a cell with a non-zero initial value always has a word, so a cell that
+// is in no word and no pair holds 0 in every state.
 //
 // Widths. The words before the buffers (fixedWords_) count threads,
-// registers and constant addresses, each named by a token of its own, so
+// registers, constant addresses and initial values, each named by a token of its own, so
 // they are fewer than 2^31 (kMaxSourceBytes, lang/source.hpp): their
 // indices fit Compiled::regWord, the dead-register words and Compiled::slot
 // (an int). Transition ids and the indices into compiled_ are below the

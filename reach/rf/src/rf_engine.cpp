@@ -388,10 +388,13 @@ class Explorer {
                 Step s{*next, {}, 0};
                 const Instruction& in = p_.transition(s.id).instr;
                 if (in.kind == InstrKind::Read) {
-                    auto it = memory.find(eval(run, in.addr));
+                    const Value addr = eval(run, in.addr);
+                    auto it = memory.find(addr);
                     if (it != memory.end()) {
                         s.source = it->second;
                         s.value = runs[it->second.thread].written[it->second.index];
+                    } else {
+                        s.value = p_.memory.initialValue(addr);
                     }
                 }
                 const auto k = static_cast<std::uint32_t>(paths[t].size());
@@ -566,7 +569,7 @@ class Explorer {
                 std::any_of(newest.begin(), newest.end(), [](std::int64_t j) { return j >= 0; });
             std::vector<Step> sources;
             if (own || !readOther) {
-                sources.push_back(own ? *own : Step{id, {}, 0});
+                sources.push_back(own ? *own : Step{id, {}, p_.memory.initialValue(addr)});
             }
             for (std::uint32_t u = 0; u < n_; ++u) {
                 if (u == t) {

@@ -2,7 +2,8 @@
 // A static over-approximation of the values that registers and memory cells
 // can hold, as finite sets of at most `limit` values (beyond that: "any
 // value"). It holds under SC, TSO and PSO alike, because a load returns
-// either 0 (the initial value) or a value some store wrote, and it is what
+// either the cell's initial value (0 unless the program's memory
+// declaration gives another) or a value some store wrote, and it is what
 // transformations and reductions use to know which addresses an access with
 // a computed address can touch.
 
