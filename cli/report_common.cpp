@@ -18,23 +18,25 @@ std::string kindName(const Program& p, const TraceStep& s) {
     return std::string(keyword(p.transition(s.transition).instr.kind));
 }
 
-// What a step did, e.g. "mem[1] := 1" or "r := 0".
+// What a step did, e.g. "x := 1", "mem[1] := 1" or "r := 0".
 std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& s) {
     auto num = [](std::optional<Value> v) { return v ? std::to_string(*v) : std::string("?"); };
+    // The cell by the name its program gives it, else by its address.
+    auto cell = [&](std::optional<Value> a) { return a ? p.memory.label(*a) : "mem[?]"; };
     if (s.kind == StepKind::Flush) {
-        return "mem[" + num(s.addr) + "] := " + num(s.value);
+        return cell(s.addr) + " := " + num(s.value);
     }
     const Transition& tr = p.transition(s.transition);
     const Thread& th = p.thread(s.thread);
     switch (tr.instr.kind) {
     case InstrKind::Read:
         return th.regNames[tr.instr.reg.index()] + " := " + num(s.value) + " (" +
-               (s.forwarded.value_or(false) ? "own buffer, " : "") + "mem[" + num(s.addr) + "])";
+               (s.forwarded.value_or(false) ? "own buffer, " : "") + cell(s.addr) + ")";
     case InstrKind::Write:
         if (reach::modelInfo(model).buffers != reach::BufferKind::None) {
-            return "buffer += mem[" + num(s.addr) + "] := " + num(s.value);
+            return "buffer += " + cell(s.addr) + " := " + num(s.value);
         }
-        return "mem[" + num(s.addr) + "] := " + num(s.value);
+        return cell(s.addr) + " := " + num(s.value);
     case InstrKind::Local:
         return th.regNames[tr.instr.reg.index()] + " := " + num(s.value);
     case InstrKind::Check:
@@ -48,9 +50,9 @@ std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& 
     case InstrKind::EndAtomic:
         return "releases the lock without draining (end of atomic block)";
     case InstrKind::LockFor:
-        return "takes the lock (stores to mem[" + num(s.addr) + "] drained)";
+        return "takes the lock (stores to " + cell(s.addr) + " drained)";
     case InstrKind::UnlockFor:
-        return "releases the lock (stores to mem[" + num(s.addr) + "] drained)";
+        return "releases the lock (stores to " + cell(s.addr) + " drained)";
     case InstrKind::Mfence:
     case InstrKind::Noop:
         break;
@@ -134,11 +136,15 @@ nlohmann::ordered_json cycleJson(const Program& p, const robustness::HbGraph& gr
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const robustness::HbArc& a : cycle) {
         const robustness::HbEvent& e = graph.events[a.from];
-        out.push_back({{"step", e.step},
-                       {"thread", p.thread(e.thread).name},
-                       {"kind", e.write ? "write" : "read"},
-                       {"addr", e.addr},
-                       {"edge", robustness::name(a.kind)}});
+        nlohmann::ordered_json event = {{"step", e.step},
+                                        {"thread", p.thread(e.thread).name},
+                                        {"kind", e.write ? "write" : "read"},
+                                        {"addr", e.addr}};
+        if (std::string var = p.memory.cellName(e.addr); !var.empty()) {
+            event["var"] = var;
+        }
+        event["edge"] = robustness::name(a.kind);
+        out.push_back(std::move(event));
     }
     return out;
 }
@@ -150,7 +156,7 @@ std::string cycleText(const Program& p, const robustness::HbGraph& graph,
     for (const robustness::HbArc& a : cycle) {
         const robustness::HbEvent& e = graph.events[a.from];
         out << " [" << e.step << "] " << p.thread(e.thread).name << " " << (e.write ? "W" : "R")
-            << " mem[" << e.addr << "] -" << robustness::name(a.kind) << "->";
+            << " " << p.memory.label(e.addr) << " -" << robustness::name(a.kind) << "->";
     }
     out << " [" << graph.events[cycle.front().from].step << "]\n";
     return out.str();

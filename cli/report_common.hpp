@@ -20,7 +20,7 @@
 namespace tsoreach::cli::detail {
 
 std::string kindName(const Program& p, const reach::TraceStep& s);
-// What a step did, e.g. "mem[1] := 1" or "r := 0".
+// What a step did, e.g. "x := 1", "mem[1] := 1" or "r := 0".
 std::string effect(const Program& p, reach::MemoryModel model, const reach::TraceStep& s);
 // The memory cells an outcomes report shows: those not 0 at the end of
 // some outcome (of the list or its baseline), in address order.

@@ -38,6 +38,9 @@ nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
         }
         if (s.addr) {
             step["addr"] = *s.addr;
+            if (std::string var = p.memory.cellName(*s.addr); !var.empty()) {
+                step["var"] = var; // the cell's name in the program, e.g. "flag[1]"
+            }
         }
         if (s.value) {
             step["value"] = *s.value;

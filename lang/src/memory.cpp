@@ -38,6 +38,11 @@ std::string MemoryLayout::cellName(Value addr) const {
     return mv.array ? mv.name + "[" + std::to_string(addr - mv.base) + "]" : mv.name;
 }
 
+std::string MemoryLayout::label(Value addr) const {
+    std::string name = cellName(addr);
+    return name.empty() ? "mem[" + std::to_string(addr) + "]" : name;
+}
+
 Value MemoryLayout::initialValue(Value addr) const {
     const VarId v = varAt(addr);
     if (!v.valid()) {

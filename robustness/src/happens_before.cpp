@@ -217,10 +217,18 @@ std::string toDot(const Program& p, const HbGraph& g, const std::vector<HbArc>& 
         arcsOf[{g.arcs[i].from, g.arcs[i].to}].push_back(i);
     }
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> used;
+    // Names are tokens, which may hold '"' or '\\'.
+    auto quoted = [](const std::string& text) {
+        std::string out;
+        for (char c : text) {
+            out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+        }
+        return out;
+    };
     auto vertexLabel = [&](std::ostream& os, Graph::vertex_descriptor v) {
         const HbEvent& e = g.events[v];
-        os << "[label=\"" << e.step << ": " << p.thread(e.thread).name << " "
-           << (e.write ? "W" : "R") << " mem[" << e.addr << "]\"]";
+        os << "[label=\"" << e.step << ": " << quoted(p.thread(e.thread).name) << " "
+           << (e.write ? "W" : "R") << " " << quoted(p.memory.label(e.addr)) << "\"]";
     };
     auto edgeLabel = [&](std::ostream& os, Graph::edge_descriptor ed) {
         // Parallel arcs between two events are written in order.

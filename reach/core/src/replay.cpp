@@ -61,6 +61,11 @@ class Replayer {
     }
 
   private:
+    // A cell by its program's name, else "mem[ADDR]".
+    std::string cell(std::optional<Value> addr) const {
+        return addr ? p_.memory.label(*addr) : "mem[none]";
+    }
+
     ReplayOutcome check(const Trace& trace) {
         completed_ = trace;
         buffers_ = modelInfo(trace.model).buffers;
@@ -213,9 +218,9 @@ class Replayer {
             std::tie(addr, v) = fifo.front();
             if (!matches(s.addr, std::optional<Value>(addr)) ||
                 !matches(s.value, std::optional<Value>(v))) {
-                return who + " of mem[" + show(s.addr) + "] := " + show(s.value) +
-                       " out of order: the oldest buffered store is mem[" + std::to_string(addr) +
-                       "] := " + std::to_string(v);
+                return who + " of " + cell(s.addr) + " := " + show(s.value) +
+                       " out of order: the oldest buffered store is " + p_.memory.label(addr) +
+                       " := " + std::to_string(v);
             }
             fifo.pop_front();
         } else {
@@ -229,7 +234,7 @@ class Replayer {
             addr = *s.addr;
             v = it->second.front();
             if (!matches(s.value, std::optional<Value>(v))) {
-                return who + " of mem[" + std::to_string(addr) + "] := " + show(s.value) +
+                return who + " of " + p_.memory.label(addr) + " := " + show(s.value) +
                        " out of order: the oldest buffered store to that address has value " +
                        std::to_string(v);
             }

@@ -53,6 +53,8 @@ struct MemoryLayout {
     // The source's name of the cell at `addr` ("x", "flag[1]"); empty when
     // no variable holds it.
     [[nodiscard]] std::string cellName(Value addr) const;
+    // How reports show the cell at `addr`: its name, else "mem[ADDR]".
+    [[nodiscard]] std::string label(Value addr) const;
     // The value the cell at `addr` starts with.
     [[nodiscard]] Value initialValue(Value addr) const;
     // The cells that do not start at 0, by ascending address.
