@@ -117,7 +117,7 @@ class AttackWriter {
             return {Target{{}, *a}};
         }
         std::vector<Target> out;
-        const Expr addr = b_.copy(p_, p_.thread(tr.thread), tr.instr.addr);
+        const Expr addr = b_.copy(p_, p_.thread(tr.thread), tr.instr.addr).unnamed();
         for (Value v : sets_.byTransition[index(tr)].values) {
             out.push_back(Target{{Instr::check(eq(addr, num(v)))}, v});
         }

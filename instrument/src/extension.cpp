@@ -179,7 +179,7 @@ class ExtensionWriter {
                 }
                 chain(
                     qbar[i - 1], qbar[i],
-                    {{Instr::local(b_.reg(ar_.back()), addrOf(tr)), issued},
+                    {{Instr::local(b_.reg(ar_.back()), addrOf(tr).unnamed()), issued},
                      {Instr::local(b_.reg(vr_.back()), b_.copy(r_, r_.thread(t_), tr.instr.value)),
                       {}}});
                 break;
@@ -187,14 +187,15 @@ class ExtensionWriter {
             case InstrKind::Read: {
                 // Newest record first: the first match is the buffered value.
                 const Expr addr = addrOf(tr);
+                const Expr value = addr.unnamed(); // the address compared with the records
                 const RegId target = b_.reg(r_.thread(t_).regNames[tr.instr.reg.index()]);
                 std::string cur = qbar[i - 1];
                 for (std::size_t j = stores; j >= 1; --j) {
                     chain(cur, qbar[i],
-                          {{Instr::check(Expr::apply(ExprOp::Eq, reg(ar_[j - 1]), addr)), {}},
+                          {{Instr::check(Expr::apply(ExprOp::Eq, reg(ar_[j - 1]), value)), {}},
                            {Instr::local(target, reg(vr_[j - 1])), o}});
                     const std::string next = freshState();
-                    edge(cur, next, Instr::check(Expr::apply(ExprOp::Ne, reg(ar_[j - 1]), addr)));
+                    edge(cur, next, Instr::check(Expr::apply(ExprOp::Ne, reg(ar_[j - 1]), value)));
                     cur = next;
                 }
                 edge(cur, qbar[i], Instr::read(target, addr), o);

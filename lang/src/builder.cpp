@@ -48,6 +48,14 @@ Expr Expr::element(VarId var, Value base, const Expr& index) {
     return e;
 }
 
+Expr Expr::unnamed() const {
+    Expr e = *this;
+    for (ExprNode& n : e.nodes_) {
+        n.var = VarId();
+    }
+    return e;
+}
+
 Expr Expr::prefix(std::vector<ExprNode> nodes) {
     // Operands still owed, as the parser counts them.
     std::size_t owed = 1;

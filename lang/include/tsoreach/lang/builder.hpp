@@ -48,6 +48,9 @@ class Expr {
     // whole address operands may be named (build() checks).
     static Expr cell(VarId var, Value addr);
     static Expr element(VarId var, Value base, const Expr& index);
+    // The same expression without names, for an address used as a value
+    // (a register that records it, a check that compares it).
+    [[nodiscard]] Expr unnamed() const;
     [[nodiscard]] std::span<const ExprNode> nodes() const { return nodes_; }
 
   private:
