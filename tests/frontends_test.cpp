@@ -74,7 +74,7 @@ TEST(FrontEnds, LoadingGivesWhatTheFrontEndGives) {
     EXPECT_EQ(p.program, parseProgram(kTsoreach, txt));
     EXPECT_FALSE(p.goal.has_value());
     EXPECT_TRUE(p.translation.empty());
-    EXPECT_TRUE(p.names.cells.empty());
+    EXPECT_TRUE(p.program.memory.empty());
 
     const std::string rmm = writeTemp("frontends_test.rmm", kRmm);
     const RmmTranslation t = translateRmm(kRmm, rmm);
@@ -90,21 +90,31 @@ TEST(FrontEnds, LoadingGivesWhatTheFrontEndGives) {
     EXPECT_THROW(loadProgramFile(rmmAsTxt, kAutoInputFormat), InputError);
 }
 
-TEST(FrontEnds, RmmNamesItsMemoryCellsAsTheLayoutCommentDoes) {
+// Globals keep their names and constant initial values, process-local
+// variables become arrays with a cell per process, '*' keeps the
+// initialising thread and its flag; the translation shows the declaration
+// and parses back to the program.
+TEST(FrontEnds, RmmKeepsItsMemoryNamesAndInitialValues) {
     const std::string text = "forbidden L *\ndata x = 0 : [0:1]\n  turn = 1 : [0:1]\n"
+                             "  z = * : [0:1]\n"
                              "process\ndata y = 0 : [0:1]\ntext\n  L: write: y[my] := 1\n"
-                             "process\ndata y = 0 : [0:1]\ntext\n  write: x := 1\n";
+                             "process\ndata y = 1 : [0:1]\ntext\n  write: x := 1\n";
     const std::string path = writeTemp("frontends_test_names.rmm", text);
     const LoadedProgram p = loadProgramFile(path, kAutoInputFormat);
     std::string shown;
-    for (const NameTable::Cell& c : p.names.cells) {
-        shown += " " + std::to_string(c.address) + "=" + c.name + "@" + std::to_string(c.pos.line) +
-                 ":" + std::to_string(c.pos.col);
+    for (const MemoryVar& v : p.program.memory.vars) {
+        shown += " " + std::to_string(v.base) + "=" + v.name + "@" + std::to_string(v.pos.line) +
+                 ":" + std::to_string(v.pos.col);
     }
-    EXPECT_EQ(shown, " 0=x@2:6 1=turn@3:3 2=y[0]@5:6 3=y[1]@9:6");
-    EXPECT_NE(p.translation.find("# memory layout: 0=x 1=turn 2=y[0] 3=y[1] 4=(initialised)\n"),
+    EXPECT_EQ(shown, " 0=x@2:6 1=turn@3:3 2=z@4:3 3=y@6:6 5=init.done@2:6");
+    EXPECT_EQ(p.program.memory.initialCells(), (std::vector<MemoryCell>{{1, 1}, {4, 1}}));
+    EXPECT_NE(p.translation.find("memory x turn = 1 z y[2] = {0, 1} init.done\n"),
               std::string::npos)
         << p.translation;
+    EXPECT_NE(p.translation.find("write 1 y[0]\n"), std::string::npos) << p.translation;
+    EXPECT_EQ(p.program.threads.front().name, "init"); // for z's '*'
+    const std::size_t start = p.translation.find("memory");
+    EXPECT_EQ(parseProgram(p.translation.substr(start), path), p.program);
 }
 
 TEST(FrontEnds, UnknownFormatIsAnInputError) {

@@ -150,6 +150,32 @@ end
     EXPECT_FALSE(has(graph, "mem[")) << graph;
 }
 
+// A Memorax test's trace names its variables, a process-local one by the
+// process whose copy it is.
+TEST_F(NamesCli, RmmTracesNameTheCells) {
+    const std::string f = write("sb.rmm", R"(forbidden DONE DONE
+data
+  x = 0 : [0:1]
+process(2)
+data
+  y = 1 : [0:1]
+registers
+  $r = 0 : [0:1]
+text
+  write: y[my] := 0;
+  read: $r := y[0];
+  assume: $r = 1;
+  DONE: nop
+)");
+    const Outcome r = run("reach " + f + " --model tso --engine explicit");
+    ASSERT_EQ(r.code, 10) << r.err;
+    EXPECT_TRUE(has(r.out, "write 0 y[0]")) << r.out;
+    EXPECT_TRUE(has(r.out, "buffer += y[1] := 0")) << r.out;
+    EXPECT_TRUE(has(r.out, "$r := 1 (y[1])")) << r.out;
+    EXPECT_FALSE(has(r.out, "mem[")) << r.out;
+    EXPECT_EQ(run("reach " + f + " --model sc").code, 0);
+}
+
 TEST_F(NamesCli, FenceReportsAndPrintNameTheCells) {
     const std::string f = write("sb.txt", R"(memory x y
 thread t0

@@ -97,12 +97,14 @@ text
 )";
     EXPECT_EQ(verdict(text, MemoryModel::SC), Verdict::Reachable);
     RmmTranslation t = translateRmm(text, "f.rmm");
-    EXPECT_NE(t.text.find("0=f[0] 1=f[1]"), std::string::npos) << t.text;
-    // p0 writes its own copy (address 0) and reads p1's (address 1), and back.
-    EXPECT_NE(t.text.find("write 1 0"), std::string::npos);
-    EXPECT_NE(t.text.find("read _t 1"), std::string::npos);
-    EXPECT_NE(t.text.find("write 1 1"), std::string::npos);
-    EXPECT_NE(t.text.find("read _t 0"), std::string::npos);
+    // One array with a cell per process: f[p] is process p's copy.
+    EXPECT_NE(t.text.find("memory f[2]\n"), std::string::npos) << t.text;
+    // p0 writes its own copy and reads p1's, and back.
+    const std::size_t p1 = t.text.find("thread p1");
+    EXPECT_LT(t.text.find("write 1 f[0]"), p1) << t.text;
+    EXPECT_LT(t.text.find("read _t f[1]"), p1) << t.text;
+    EXPECT_GT(t.text.find("write 1 f[1]"), p1) << t.text;
+    EXPECT_GT(t.text.find("read _t f[0]"), p1) << t.text;
 }
 
 TEST(Rmm, OutOfDomainValuesDisableTheStep) {
@@ -134,10 +136,15 @@ TEST(Rmm, NondeterministicInitialValuesAreChosenBeforeAnyProcessStarts) {
                   v <= 1 ? Verdict::Reachable : Verdict::Unreachable)
             << v;
     }
-    // A constant start value is seen by every process, even under PSO.
+    // A constant start value is seen by every process, even under PSO: it
+    // is the program's initial value, no thread writes it.
     const std::string seven = "forbidden B B\ndata a = 7 b = 5\nprocess(2)\ntext\n"
                               "  read: b = 0;\n  B: nop\n";
     EXPECT_EQ(verdict(seven, MemoryModel::PSO), Verdict::Unreachable);
+    const RmmTranslation t = translateRmm(seven, "seven.rmm");
+    EXPECT_EQ(t.program.threads.size(), 2U); // no `init` thread
+    EXPECT_EQ(t.program.memory.initialCells(), (std::vector<MemoryCell>{{0, 7}, {1, 5}}));
+    EXPECT_NE(t.text.find("memory a = 7 b = 5\n"), std::string::npos) << t.text;
     // A register's '*' matters when it is read before written.
     const std::string reg = "forbidden B\nprocess\nregisters $r = * : [4:5]\ntext\n"
                             "  assume: $r = 5;\n  B: nop\n";

@@ -7,8 +7,7 @@ namespace tsoreach {
 namespace {
 LoadedProgram load(std::string_view text, const std::string& sourceName) {
     RmmTranslation t = translateRmm(text, sourceName);
-    LoadedProgram out{std::move(t.program), std::move(t.goal), std::move(t.text),
-                      std::move(t.names)};
+    LoadedProgram out{std::move(t.program), std::move(t.goal), std::move(t.text)};
     out.registersDeclared = true; // `registers $r = v`
     return out;
 }

@@ -69,8 +69,7 @@ RmmTranslation translateRmm(std::string_view text, const std::string& sourceName
     // The limit the translation had when it was parsed from this text.
     checkSourceSize(shown.size(), sourceName);
     Goal goal = forbiddenGoal(test, t.program, t.hasInitThread);
-    return RmmTranslation{std::move(t.program), std::move(goal), std::move(shown),
-                          std::move(t.names)};
+    return RmmTranslation{std::move(t.program), std::move(goal), std::move(shown)};
 }
 
 } // namespace tsoreach

@@ -74,7 +74,17 @@ tsoreach::Expr forBuilder(ProgramBuilder& pb, const Nodes& e) {
     return tsoreach::Expr::prefix(std::move(out));
 }
 
-Instr forBuilder(ProgramBuilder& pb, const NamedInstr& in) {
+// A constant address names its cell when a variable holds it (`x`, `y[1]`).
+tsoreach::Expr address(ProgramBuilder& pb, const Nodes& e, const MemoryLayout& memory) {
+    if (e.size() == 1 && e[0].op == ExprOp::Const) {
+        if (const VarId v = memory.varAt(e[0].value); v.valid()) {
+            return tsoreach::Expr::cell(v, e[0].value);
+        }
+    }
+    return forBuilder(pb, e);
+}
+
+Instr forBuilder(ProgramBuilder& pb, const NamedInstr& in, const MemoryLayout& memory) {
     Instr out;
     out.kind = in.kind;
     if (!in.reg.empty()) {
@@ -84,7 +94,7 @@ Instr forBuilder(ProgramBuilder& pb, const NamedInstr& in) {
         out.value = forBuilder(pb, in.value);
     }
     if (!in.addr.empty()) {
-        out.addr = forBuilder(pb, in.addr);
+        out.addr = address(pb, in.addr, memory);
     }
     return out;
 }
@@ -149,27 +159,13 @@ class Translator {
 
     [[nodiscard]] bool hasInitThread() const { return needInit_; }
 
-    // The memory layout (after run): each declared cell with the name the
-    // layout comment shows and its declaration.
-    [[nodiscard]] std::vector<NameTable::Cell> cells() const {
-        std::vector<NameTable::Cell> out;
-        for (const Var& v : allVars()) {
-            out.push_back({v.addr, v.shown, v.decl->pos});
-        }
-        return out;
-    }
+    // The named memory (after run): the globals, the process-local arrays,
+    // the flag of the initialising thread.
+    [[nodiscard]] const MemoryLayout& memory() const { return memory_; }
 
-    // The comment lines `print` shows above the program (after run).
+    // The comment line `print` shows above the program.
     [[nodiscard]] std::string header() const {
-        std::string h = "# translated from the Memorax test " + file_ + " (see docs/rmm.md)\n";
-        h += "# memory layout:";
-        for (const Var& v : allVars()) {
-            h += " " + std::to_string(v.addr) + "=" + v.shown;
-        }
-        if (needInit_) {
-            h += " " + std::to_string(flag_) + "=(initialised)";
-        }
-        return h + "\n\n";
+        return "# translated from the Memorax test " + file_ + " (see docs/rmm.md)\n\n";
     }
 
   private:
@@ -180,23 +176,76 @@ class Translator {
     struct Var {
         const Decl* decl;
         std::int64_t addr;
-        std::string shown; // name in the layout comment
     };
 
+    // The initial value the declaration gives memory: a constant; '*' is
+    // the initialising thread's (0 until it writes).
+    static std::vector<Value> initOf(const Decl& d) {
+        return d.any ? std::vector<Value>{} : std::vector<Value>{d.init};
+    }
+
+    // A memory name that no other variable and no hidden register of the
+    // translation (_t, _uK, _aK) has: `name`, else with '.' appended (never
+    // part of a Memorax name).
+    std::string freeName(std::string name) const {
+        auto hidden = [](const std::string& n) {
+            return n == "_t" || (n.size() > 2 && n[0] == '_' && (n[1] == 'u' || n[1] == 'a') &&
+                                 n.find_first_not_of("0123456789", 2) == std::string::npos);
+        };
+        while (hidden(name) || memory_.find(name).valid()) {
+            name += ".";
+        }
+        return name;
+    }
+
+    // Globals first, as the test declares them; then one array per
+    // process-local name (in order of first declaration) with a cell per
+    // process, `y[p]` the copy of process p (a process without `y` leaves
+    // its cell unused); then the flag of the initialising thread.
     void layout() {
         for (const Decl& d : test_.globals) {
-            globals_.push_back({&d, next_++, d.name});
+            const VarId v = appendVar(memory_, freeName(d.name), 1, false, initOf(d), d.pos);
+            globals_.push_back({&d, memory_.var(v).base});
         }
-        locals_.resize(test_.processes.size());
-        for (std::size_t p = 0; p < test_.processes.size(); ++p) {
-            for (const Decl& d : test_.processes[p].data) {
-                locals_[p].push_back({&d, next_++, d.name + "[" + std::to_string(p) + "]"});
+        const std::size_t n = test_.processes.size();
+        locals_.resize(n);
+        std::vector<std::string> order; // local names, by first declaration
+        for (const Process& p : test_.processes) {
+            for (const Decl& d : p.data) {
+                if (std::find(order.begin(), order.end(), d.name) == order.end()) {
+                    order.push_back(d.name);
+                }
+            }
+        }
+        for (const std::string& name : order) {
+            std::vector<Value> init(n, 0);
+            SourcePos pos;
+            for (std::size_t p = 0; p < n; ++p) {
+                for (const Decl& d : test_.processes[p].data) {
+                    if (d.name == name) {
+                        init[p] = d.any ? 0 : d.init;
+                        pos = pos.line == 0 ? d.pos : pos;
+                    }
+                }
+            }
+            const VarId v = appendVar(memory_, freeName(name), static_cast<Value>(n), true,
+                                      std::move(init), pos);
+            for (std::size_t p = 0; p < n; ++p) {
+                for (const Decl& d : test_.processes[p].data) {
+                    if (d.name == name) {
+                        locals_[p].push_back({&d, memory_.var(v).base + static_cast<Value>(p)});
+                    }
+                }
             }
         }
         for (const Var& v : allVars()) {
-            needInit_ = needInit_ || v.decl->any || v.decl->init != 0;
+            needInit_ = needInit_ || v.decl->any;
         }
-        flag_ = next_;
+        if (needInit_) {
+            const SourcePos pos =
+                test_.globals.empty() ? test_.processes.front().pos : test_.globals.front().pos;
+            flag_ = memory_.var(appendVar(memory_, freeName("init.done"), 1, false, {}, pos)).base;
+        }
     }
 
     std::vector<Var> allVars() const {
@@ -222,9 +271,8 @@ class Translator {
     // Adds the thread `name` built in `b` to `pb`, its states named and
     // mentioned in the order the builder numbers them: initial, finals, then
     // the edges' source and target.
-    static void emitThread(ProgramBuilder& pb, const std::string& name, SourcePos pos,
-                           ThreadBuilder& b, std::uint32_t initial,
-                           const std::map<std::string, SourcePos>& finals) {
+    void emitThread(ProgramBuilder& pb, const std::string& name, SourcePos pos, ThreadBuilder& b,
+                    std::uint32_t initial, const std::map<std::string, SourcePos>& finals) const {
         // Names: a label names its state; other states are q<N>, avoiding labels.
         std::set<std::string> taken;
         for (std::uint32_t s = 0; s < b.parent.size(); ++s) {
@@ -256,7 +304,7 @@ class Translator {
         for (const ThreadBuilder::Edge& e : b.edges) {
             const StateId from = pb.state(nameOf(e.from));
             const StateId to = pb.state(nameOf(e.to));
-            pb.addTransition(from, to, forBuilder(pb, e.instr), e.pos);
+            pb.addTransition(from, to, forBuilder(pb, e.instr, memory_), e.pos);
         }
     }
 
@@ -287,8 +335,8 @@ class Translator {
         std::uint32_t at = start;
         for (const Var& v : allVars()) {
             const Decl& d = *v.decl;
-            if (!d.any && d.init == 0) {
-                continue;
+            if (!d.any) {
+                continue; // a constant is the cell's initial value
             }
             const std::uint32_t next = b.fresh();
             for (std::int64_t x : initialValues(d, quote(d.name), "")) {
@@ -1063,9 +1111,9 @@ class Translator {
 
     const Test& test_;
     const std::string& file_;
+    MemoryLayout memory_;
     std::vector<Var> globals_;
     std::vector<std::vector<Var>> locals_;
-    std::int64_t next_ = 0;
     std::int64_t flag_ = 0;
     bool needInit_ = false;
 };
@@ -1076,11 +1124,11 @@ Translation translateTest(const Test& test, const std::string& file) {
     Translator tr(test, file);
     ProgramBuilder pb(file);
     tr.run(pb);
+    pb.setMemory(tr.memory());
     Translation out;
     out.program = pb.build();
     out.header = tr.header();
     out.hasInitThread = tr.hasInitThread();
-    out.names.cells = tr.cells();
     return out;
 }
 

@@ -19,11 +19,8 @@ struct Translation {
     // memory layout), ending with an empty line.
     std::string header;
     // Whether the first thread is the one that initialises memory (then
-    // the processes' threads start at 1).
+    // the processes' threads start at 1): only for initial values '*'.
     bool hasInitThread = false;
-    // The declared memory cells: `x` at its address, a process-local `y` of
-    // process p as `y[p]`.
-    NameTable names;
 };
 
 // Throws InputError at what cannot be translated exactly.

@@ -6,7 +6,7 @@ namespace tsoreach {
 
 namespace {
 LoadedProgram load(std::string_view text, const std::string& sourceName) {
-    return LoadedProgram{parseProgram(text, sourceName), std::nullopt, {}, {}};
+    return LoadedProgram{parseProgram(text, sourceName), std::nullopt, {}};
 }
 } // namespace
 

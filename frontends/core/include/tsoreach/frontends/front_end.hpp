@@ -16,27 +16,15 @@
 
 namespace tsoreach {
 
-// Names of the source that the program model does not keep (memory cells
-// are plain addresses there). Empty when the front end has none.
-struct NameTable {
-    struct Cell {
-        Value address = 0;
-        std::string name; // as the source spells it
-        SourcePos pos;    // its declaration; line 0 when unknown
-    };
-    std::vector<Cell> cells;
-};
-
 struct LoadedProgram {
     Program program;
     // The goal the file declares when it is not the program's final states
     // (a .rmm file's `forbidden` tuples); nullopt otherwise.
     std::optional<Goal> goal;
-    // A translated file (.rmm) in tsoreach's syntax, with comments on the
-    // memory layout and the goal (what `print` shows); empty when the file
-    // is in tsoreach's syntax already.
+    // A translated file (.rmm) in tsoreach's syntax, with comments on its
+    // source and the goal (what `print` shows); empty when the file is in
+    // tsoreach's syntax already. The program keeps the memory's names.
     std::string translation;
-    NameTable names;
     // The language gives every register an initial value in its declaration
     // (.rmm), so a read before any assignment reads that value on purpose:
     // the CLI gives no warning for it (validate.hpp, unassignedRegisterReads).

@@ -1,8 +1,9 @@
 #pragma once
 // Front end for Memorax's `.rmm` language. A test (forbidden states, shared
 // and process-local data, processes) is translated into a program built
-// with lang's ProgramBuilder, so every engine sees a normal program, whose
-// text (with the memory layout in comments) is what `print` shows.
+// with lang's ProgramBuilder, so every engine sees a normal program (its
+// memory named and initialised as the test declares it), whose text is
+// what `print` shows.
 // docs/rmm.md documents the translation of each construct; what
 // cannot be translated exactly is an InputError at its position.
 
@@ -23,9 +24,6 @@ struct RmmTranslation {
     Goal goal;
     // The program in tsoreach's syntax (what `tsoreach print` shows).
     std::string text;
-    // The declared memory cells (`x`, a process-local `y` of process p as
-    // `y[p]`) with their declarations, as the layout comment lists them.
-    NameTable names;
 };
 
 // Translates the .rmm test `text`; `sourceName` names it in messages.
