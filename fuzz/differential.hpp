@@ -22,6 +22,12 @@
 // constants are 0..2 (in a wide program also the fan's addresses and one
 // far address), arithmetic on registers is taken % 3, and the loop counter
 // c is bounded by the guards of the loops, the only place it changes.
+//
+// A quarter of the programs declare their memory (docs/language.md,
+// "Memory"): `memory m[3] = {v0, v1, v2}` with initial values 0..2, the
+// constant addresses 0..2 written m[0]..m[2], so that every engine runs
+// from memory that does not start at 0. The fields come last in the
+// format: inputs from before read no declaration, as they did.
 
 #include "goal_lines.hpp"
 #include "properties.hpp"
@@ -33,6 +39,7 @@
 #include "tsoreach/reach/engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -68,6 +75,8 @@ struct Spec {
     std::uint8_t far = 0;                         // the far address is 64 + far % 128
     std::uint8_t goal = 0;                        // % 4 == 0: the goal is `terms`, else the finals
     std::vector<std::vector<std::uint8_t>> terms; // 1 to 3 terms of 1 or 2 (thread, state)
+    std::uint8_t memory = 0;                      // % 4 == 3: declare m[3] with `init`
+    std::array<std::uint8_t, 3> init{};           // m[k] starts at init[k] % 3
 };
 
 // Reads fields from bytes; 0 past the end.
@@ -125,6 +134,12 @@ template <class IO, class S> void visitSpec(IO& io, S& s) {
             }
         }
     }
+    io.field(s.memory);
+    if (s.memory % 4 == 3) {
+        for (auto& v : s.init) {
+            io.field(v);
+        }
+    }
 }
 
 inline Spec decodeSpec(std::span<const std::uint8_t> bytes) {
@@ -176,7 +191,8 @@ inline constexpr std::uint8_t kLoad2 = 15; // as kLoad
 class SpecRenderer {
   public:
     explicit SpecRenderer(const Spec& s)
-        : s_(s), wide_(s.wide % 4 == 3), width_(fanWidth(s.width)), far_(64 + s.far % 128) {}
+        : s_(s), wide_(s.wide % 4 == 3), width_(fanWidth(s.width)), far_(64 + s.far % 128),
+          named_(s.memory % 4 == 3) {}
 
     // 60 to 130 addresses; half the time next to a word boundary (62 to 65,
     // 126 to 129), where bit sets of addresses change representation.
@@ -193,6 +209,10 @@ class SpecRenderer {
             threads.push_back(thread(t));
         }
         std::string out;
+        if (named_) {
+            out += "memory m[3] = {" + num(s_.init[0] % 3) + ", " + num(s_.init[1] % 3) + ", " +
+                   num(s_.init[2] % 3) + "}\n";
+        }
         if (s_.goal % 4 == 0) {
             for (const auto& term : s_.terms) {
                 out += std::string(test::kGoalLine) + goalTerm(threads, term) + "\n";
@@ -250,25 +270,31 @@ class SpecRenderer {
     }
 
     // Mostly 0 and 1, as in the litmus tests; then 2, computed addresses,
-    // and in wide programs the fan's and the far address.
+    // and in wide programs the fan's and the far address. With a memory
+    // declaration the constant cells are named and a register address is
+    // `+ r 0` (a bare name there must be a variable or an assigned register).
     std::string address(std::uint8_t b) const {
         const std::uint8_t a = b >> 3;
+        const auto cell = [&](const char* k) {
+            return named_ ? "m[" + std::string(k) + "]" : std::string(k);
+        };
+        const auto pointer = [&](const std::string& r) { return named_ ? "+ " + r + " 0" : r; };
         switch (b & 7u) {
         case 0:
         case 2:
-            return "0";
+            return cell("0");
         case 1:
         case 3:
-            return "1";
+            return cell("1");
         case 4:
-            return "2";
+            return cell("2");
         case 5:
-            return (a & 1u) != 0 ? "c" : reg(a >> 1);
+            return pointer((a & 1u) != 0 ? "c" : reg(a >> 1));
         case 6:
             return "% + " + reg(a) + " " + num(a / 3 % 3) + " 3";
         default:
             if (!wide_) {
-                return reg(a);
+                return pointer(reg(a));
             }
             switch (a % 3) {
             case 0:
@@ -458,6 +484,7 @@ class SpecRenderer {
     bool wide_;
     std::uint64_t width_;
     std::uint64_t far_;
+    bool named_; // the memory is declared
     bool fanned_ = false;
     std::uint8_t last_ = 0; // the register the current thread assigned last
 };
@@ -529,10 +556,11 @@ template <class Random> void mutateSpec(Spec& s, Random& random) {
     case 6:
         t.flags = byte();
         break;
-    default: { // the program's header and goal terms
-        std::uint8_t* fields[] = {&s.wide, &s.width, &s.far, &s.goal};
-        const std::size_t f = below(5);
-        if (f < 4) {
+    default: { // the program's header, memory and goal terms
+        std::uint8_t* fields[] = {&s.wide,   &s.width,   &s.far,     &s.goal,
+                                  &s.memory, &s.init[0], &s.init[1], &s.init[2]};
+        const std::size_t f = below(9);
+        if (f < 8) {
             *fields[f] = byte();
         } else if (s.goal % 4 == 0) {
             if (s.terms.empty() || (s.terms.size() < 3 && below(2) == 0)) {

@@ -103,6 +103,14 @@ std::vector<std::pair<std::string, Spec>> seeds() {
     terms.goal = 0;
     terms.terms = {{0 + 2 * 2, 1 + 2 * 2}, {0}}; // t0=q3,t1=q3 or t0=q1
     out.emplace_back("sb-terms", terms);
+    // Store buffering over declared memory that starts at 1 (both loads
+    // read 0 by default: here they must read 1, which only the other
+    // thread's buffered store of 0 leaves visible).
+    Spec initial = program({line({rec(op::kStore, 3, 0), loadCheck(1, 1)}),
+                            line({rec(op::kStore, 3, 1), loadCheck(0, 1)})});
+    initial.memory = 3;
+    initial.init = {1, 1, 0};
+    out.emplace_back("sb-initial", initial);
     return out;
 }
 

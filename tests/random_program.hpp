@@ -73,8 +73,9 @@ class RandomProgram {
     // A program for the differential campaign (tests/differential_campaign.cpp):
     // 2 to 4 threads, acyclic or with loops (half each), locks three times as
     // often as in generate(), fences and addresses computed from registers;
-    // a fifth are mutated litmus tests. generate() and generateAcyclic() are
-    // unchanged by it, so the seeds of the ctest suite keep their programs.
+    // a fifth are mutated litmus tests. A quarter start from declared memory
+    // (initialMemory). generate() and generateAcyclic() are unchanged by it,
+    // so the seeds of the ctest suite keep their programs.
     std::string generateCampaign() {
         std::string out;
         lockOdds_ = 8;
@@ -85,7 +86,7 @@ class RandomProgram {
                 straight_ = acyclic_;
                 thread(out, threads);
             }
-            return out;
+            return withMemory(out);
         }
         acyclic_ = chance(1, 2);
         straight_ = acyclic_ || chance(1, 4);
@@ -93,7 +94,17 @@ class RandomProgram {
         for (std::uint64_t t = 0; t < threads; ++t) {
             thread(out, t);
         }
-        return out;
+        return withMemory(out);
+    }
+
+    // `memory m[3] = {a, b, c}` with a, b, c in 0..2: the cells the
+    // generators use most start there (the values stay in -2..2).
+    std::string initialMemory() {
+        std::string out = "memory m[3] = {";
+        for (int k = 0; k < 3; ++k) {
+            out += (k > 0 ? ", " : "") + num(3);
+        }
+        return out + "}\n";
     }
 
     // Programs of the shapes the generators above rarely make, each of
@@ -145,6 +156,12 @@ class RandomProgram {
     }
 
   private:
+    // `program` from declared memory, a quarter of the time (drawn after
+    // the program, which stays what it was).
+    std::string withMemory(const std::string& program) {
+        return chance(1, 4) ? initialMemory() + program : program;
+    }
+
     // A mutated litmus test (where the models differ) with the shapes of
     // generateShapes() added to its threads: a loop back to the source of
     // its first store, sometimes required by the goal (c == 1 at the end);
@@ -627,6 +644,13 @@ inline std::string randomShapesProgram(std::uint64_t seed) {
 // The acyclic program of `seed`, as text.
 inline std::string randomAcyclicProgram(std::uint64_t seed) {
     return RandomProgram(seed).generateAcyclic();
+}
+
+// randomAcyclicProgram(seed) from declared memory (RandomProgram::initialMemory).
+inline std::string randomAcyclicProgramWithMemory(std::uint64_t seed) {
+    RandomProgram g(seed);
+    const std::string program = g.generateAcyclic();
+    return g.initialMemory() + program;
 }
 
 // A random acyclic program made check-free and deterministic: every check
