@@ -19,6 +19,7 @@ using test::expectIdentical;
 // `p` again through the builder, item by item, with p's positions.
 Program rebuild(const Program& p, const StopCondition& stop = StopCondition()) {
     ProgramBuilder b(p.sourceName, stop);
+    b.setMemory(p.memory);
     for (const Thread& t : p.threads) {
         b.addThread(t.name, t.stateNames[t.initial.index()], t.pos);
         for (std::size_t i = 0; i < t.finals.size(); ++i) {

@@ -25,6 +25,11 @@ inline void expectIdentical(const Program& a, const Program& b, const std::strin
         EXPECT_TRUE(!positions || a.transitions[i].pos == b.transitions[i].pos)
             << what << " transition " << i;
     }
+    ASSERT_EQ(a.memory.vars.size(), b.memory.vars.size()) << what;
+    for (std::size_t v = 0; v < a.memory.vars.size(); ++v) {
+        EXPECT_TRUE(!positions || a.memory.vars[v].pos == b.memory.vars[v].pos)
+            << what << " memory variable " << a.memory.vars[v].name;
+    }
     ASSERT_EQ(a.threads.size(), b.threads.size()) << what;
     for (std::size_t t = 0; t < a.threads.size(); ++t) {
         EXPECT_EQ(a.threads[t].outgoingBegin, b.threads[t].outgoingBegin) << what;
