@@ -60,9 +60,12 @@ std::string effect(const Program& p, reach::MemoryModel model, const TraceStep& 
     return "";
 }
 
-std::vector<Value> outcomeCells(const reach::OutcomeList& list,
+std::vector<Value> outcomeCells(const Program& p, const reach::OutcomeList& list,
                                 const reach::OutcomeList* baseline) {
     std::set<Value> cells;
+    for (Value a = 0; a < p.memory.end(); ++a) {
+        cells.insert(a);
+    }
     for (const reach::OutcomeList* l : {&list, baseline}) {
         if (l == nullptr) {
             continue;
@@ -76,8 +79,8 @@ std::vector<Value> outcomeCells(const reach::OutcomeList& list,
     return {cells.begin(), cells.end()};
 }
 
-std::string cellName(const Program&, Value addr) {
-    return "mem[" + std::to_string(addr) + "]";
+std::string cellName(const Program& p, Value addr) {
+    return p.memory.label(addr);
 }
 
 bool endsInSeveralStates(const Program& p, std::size_t t) {

@@ -22,10 +22,12 @@ namespace tsoreach::cli::detail {
 std::string kindName(const Program& p, const reach::TraceStep& s);
 // What a step did, e.g. "x := 1", "mem[1] := 1" or "r := 0".
 std::string effect(const Program& p, reach::MemoryModel model, const reach::TraceStep& s);
-// The memory cells an outcomes report shows: those not 0 at the end of
-// some outcome (of the list or its baseline), in address order.
-std::vector<Value> outcomeCells(const reach::OutcomeList& list, const reach::OutcomeList* baseline);
-// A cell as reports name it.
+// The memory cells an outcomes report shows, in address order: every cell
+// the program declares (so `x=0` is shown, as herd shows it) and those not 0
+// at the end of some outcome (of the list or its baseline).
+std::vector<Value> outcomeCells(const Program& p, const reach::OutcomeList& list,
+                                const reach::OutcomeList* baseline);
+// A cell as reports name it: its declared name, else mem[ADDR].
 std::string cellName(const Program& p, Value addr);
 // Whether thread t can end in more than one control state (outcomes then
 // show where it ended).

@@ -287,9 +287,12 @@ nlohmann::ordered_json outcomeJson(const Program& p, const reach::Outcome& o,
     nlohmann::ordered_json memory = nlohmann::ordered_json::array();
     for (Value c : cells) {
         const auto it = o.memory.find(c);
-        memory.push_back({{"addr", c},
-                          {"var", cellName(p, c)},
-                          {"value", it == o.memory.end() ? 0 : it->second}});
+        nlohmann::ordered_json cell = {{"addr", c}};
+        if (std::string var = p.memory.cellName(c); !var.empty()) {
+            cell["var"] = var; // as in a trace step: only a declared cell has one
+        }
+        cell["value"] = it == o.memory.end() ? 0 : it->second;
+        memory.push_back(cell);
     }
     j["memory"] = memory;
     if (counted) {
@@ -303,7 +306,7 @@ nlohmann::ordered_json outcomeJson(const Program& p, const reach::Outcome& o,
 
 nlohmann::ordered_json outcomesJson(const OutcomesReport& r) {
     const reach::OutcomeList& l = r.list;
-    const std::vector<Value> cells = outcomeCells(l, r.baseline);
+    const std::vector<Value> cells = outcomeCells(r.program, l, r.baseline);
     const bool counted = l.classes != reach::ExecutionClasses::FinalStates;
     const bool compared = r.baseline != nullptr && r.baseline->complete;
     nlohmann::ordered_json j;

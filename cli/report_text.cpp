@@ -262,7 +262,7 @@ std::string outcomeLine(const Program& p, const reach::Outcome& o,
 
 std::string outcomesText(const OutcomesReport& r) {
     const reach::OutcomeList& l = r.list;
-    const std::vector<Value> cells = outcomeCells(l, r.baseline);
+    const std::vector<Value> cells = outcomeCells(r.program, l, r.baseline);
     const bool counted = l.classes != reach::ExecutionClasses::FinalStates;
     std::ostringstream out;
     if (!l.complete) {

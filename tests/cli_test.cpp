@@ -1160,6 +1160,35 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
     EXPECT_EQ(run("outcomes " + sb + " --diff arm").code, 2);
 }
 
+// Outcomes name the cells a program declares, show every declared cell (even
+// one that stays at its initial value) and start from the declared values.
+TEST_F(Cli, OutcomesNameDeclaredCells) {
+    const std::string f = write("named.txt", "memory x y = 5 z\n"
+                                             "thread p initial a transition a b write 1 x "
+                                             "transition b c read r y end\n");
+    Outcome text = run("outcomes " + f);
+    ASSERT_EQ(text.code, 0) << text.out << text.err;
+    EXPECT_NE(text.out.find("p: r=5  | x=1 y=5 z=0"), std::string::npos) << text.out;
+    Outcome j = run("outcomes " + f + " --json");
+    ASSERT_EQ(j.code, 0) << j.err;
+    const nlohmann::json doc = nlohmann::json::parse(j.out);
+    ASSERT_EQ(doc["outcomes"].size(), 1U) << j.out;
+    const auto& memory = doc["outcomes"][0U]["memory"];
+    ASSERT_EQ(memory.size(), 3U) << j.out;
+    EXPECT_EQ(memory[1U]["var"], "y");
+    EXPECT_EQ(memory[1U]["value"], 5);
+    // An undeclared cell has an address and no name.
+    Outcome plain = run("outcomes " +
+                        write("plain.txt", "thread p initial a transition a b "
+                                           "write 1 3 end\n") +
+                        " --json");
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    const nlohmann::json plainDoc = nlohmann::json::parse(plain.out);
+    const nlohmann::json& cell = plainDoc["outcomes"][0U]["memory"][0U];
+    EXPECT_EQ(cell["addr"], 3);
+    EXPECT_FALSE(cell.contains("var")) << plain.out;
+}
+
 TEST_F(Cli, ExploreCountsExecutionClassesWithDpor) {
     // Store buffering without its checks: 3 classes under SC, 4 under TSO/PSO.
     const std::string sb = write("sb.txt", "thread p initial a transition a b write 1 0 "
