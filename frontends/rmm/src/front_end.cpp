@@ -7,7 +7,10 @@ namespace tsoreach {
 namespace {
 LoadedProgram load(std::string_view text, const std::string& sourceName) {
     RmmTranslation t = translateRmm(text, sourceName);
-    LoadedProgram out{std::move(t.program), std::move(t.goal), std::move(t.text)};
+    LoadedProgram out;
+    out.program = std::move(t.program);
+    out.goal = std::move(t.goal);
+    out.translation = std::move(t.text);
     out.registersDeclared = true; // `registers $r = v`
     return out;
 }

@@ -6,7 +6,9 @@ namespace tsoreach {
 
 namespace {
 LoadedProgram load(std::string_view text, const std::string& sourceName) {
-    return LoadedProgram{parseProgram(text, sourceName), std::nullopt, {}};
+    LoadedProgram out;
+    out.program = parseProgram(text, sourceName);
+    return out;
 }
 } // namespace
 

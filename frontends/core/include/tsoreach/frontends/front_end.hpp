@@ -4,6 +4,7 @@
 // (FrontEnd) in the registry (frontends/registry), which picks it by the file
 // extension or by --input-format.
 
+#include "tsoreach/lang/condition.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/lang/source.hpp"
@@ -29,6 +30,10 @@ struct LoadedProgram {
     // (.rmm), so a read before any assignment reads that value on purpose:
     // the CLI gives no warning for it (validate.hpp, unassignedRegisterReads).
     bool registersDeclared = false;
+    // A litmus test's final condition (herd's exists/~exists/forall): the
+    // reach commands search for it (condition_goal.hpp); `outcomes`
+    // evaluates it on each final state. The program is as the file wrote it.
+    std::optional<FinalCondition> condition;
 };
 
 // One front end: the name --input-format takes, a few words for the help
