@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "report.hpp"
+#include "tsoreach/frontends/condition_goal.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/lang/control_flow.hpp"
 
@@ -93,7 +94,9 @@ class FencesCommand final : public SearchCommand {
     int run(Context& ctx) override {
         const reach::MemoryModel model = chosenModel(ctx);
         engines::Settings settings = commonSettings();
-        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        // --target safety searches for a litmus test's condition.
+        const LoadedProgram loaded = loadProgramFile(file_, ctx.input);
+        const LoadedProgram input = target_ == "safety" ? withConditionGoal(loaded) : loaded;
         const Program& program = input.program;
         // --target safety checks the goal it chooses; robustness uses none.
         lintProgram(input, file_, target_ != "safety" && !allowUnreachableGoal_, ctx.warnings,

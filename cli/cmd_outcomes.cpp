@@ -62,7 +62,8 @@ class OutcomesCommand final : public SearchCommand {
                 reach::markNew(list, *baseline);
             }
         }
-        const OutcomesInfo info{file_, model, ctx.engine, diffModel};
+        const OutcomesInfo info{file_, model, ctx.engine, diffModel,
+                                input.condition ? &*input.condition : nullptr};
         emit(*outputFormat(common_.json, ctx.warnings)
                   ->outcomes({program, info, list, baseline ? &*baseline : nullptr}));
         const bool complete = list.complete && (!baseline || baseline->complete);

@@ -3,6 +3,7 @@
 
 #include "command.hpp"
 #include "report.hpp"
+#include "tsoreach/frontends/condition_goal.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/lang/validate.hpp"
 #include "tsoreach/reach/result.hpp"
@@ -56,7 +57,8 @@ class ReachCommand final : public SearchCommand {
     int run(Context& ctx) override {
         const reach::MemoryModel model = chosenModel(ctx);
         engines::Settings settings = commonSettings();
-        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        // A litmus test's condition becomes the goal (condition_goal.hpp).
+        const LoadedProgram input = withConditionGoal(loadProgramFile(file_, ctx.input));
         const Program& program = input.program;
         const engines::EngineEntry& entry = chosenEngine(ctx, model);
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
@@ -70,6 +72,7 @@ class ReachCommand final : public SearchCommand {
         info.model = model;
         info.engine = ctx.engine;
         info.options = settings.options;
+        info.condition = input.condition ? &*input.condition : nullptr;
         reach::Result result;
         if (goalUnreachableByControlFlow(program, goal, file_, ctx.warnings)) {
             // Sound under every model: no path of that thread's automaton,

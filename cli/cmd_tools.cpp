@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "report.hpp"
 #include "trace_json.hpp"
+#include "tsoreach/frontends/condition_goal.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/instrument/extension.hpp"
 #include "tsoreach/lang/printer.hpp"
@@ -43,7 +44,7 @@ class ReplayCommand final : public Command {
     [[nodiscard]] bool json() const override { return json_; }
 
     int run(Context& ctx) override {
-        LoadedProgram input = loadProgramFile(file_, ctx.input);
+        LoadedProgram input = withConditionGoal(loadProgramFile(file_, ctx.input));
         const Program& program = input.program;
         lintProgram(input, file_, false, ctx.warnings);
         LoadedTrace loaded = loadTraceJson(program, traceFile_);

@@ -9,6 +9,7 @@
 
 #include "diagnostics.hpp"
 #include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/lang/condition.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/engine.hpp"
@@ -31,6 +32,9 @@ struct RunInfo {
     reach::MemoryModel model = reach::kDefaultModel;
     std::string engine;
     reach::Options options;
+    // A litmus test's condition, which the goal searches for: the reports
+    // answer as herd does (Allowed / Forbidden, Ok / No).
+    const FinalCondition* condition = nullptr;
 };
 
 struct ReachReport {
@@ -80,7 +84,8 @@ struct OutcomesInfo {
     std::string file;
     reach::MemoryModel model = reach::kDefaultModel;
     std::string engine;
-    std::optional<reach::MemoryModel> diff; // --diff
+    std::optional<reach::MemoryModel> diff;    // --diff
+    const FinalCondition* condition = nullptr; // a litmus test's: evaluated on each outcome
 };
 
 struct OutcomesReport {

@@ -79,6 +79,49 @@ std::vector<Value> outcomeCells(const Program& p, const reach::OutcomeList& list
     return {cells.begin(), cells.end()};
 }
 
+HerdAnswer herdAnswer(const FinalCondition& c, reach::MemoryModel model, bool reachable) {
+    HerdAnswer a;
+    a.validated = conditionValidated(c.quantifier, reachable);
+    const std::string under = " under " + std::string(reach::name(model)) + ": ";
+    if (c.quantifier == Quantifier::Forall) {
+        a.word = reachable ? "No" : "Ok";
+        a.line = a.word + ", " + c.text + under +
+                 (reachable ? "an execution ends in a final state where the formula fails"
+                            : "the formula holds in every final state");
+        return a;
+    }
+    a.word = reachable ? "Allowed" : "Forbidden";
+    a.line = std::string(a.validated ? "Ok" : "No") + ", " + c.text + under +
+             (reachable ? "an execution ends in a final state where the formula holds"
+                        : "no execution ends in a final state where the formula holds");
+    return a;
+}
+
+bool outcomeSatisfies(const FinalCondition& c, const reach::Outcome& o) {
+    return formulaHolds(c, [&](const ConditionAtom& a) -> Value {
+        if (a.isCell()) {
+            const auto it = o.memory.find(a.addr);
+            return it == o.memory.end() ? 0 : it->second;
+        }
+        return o.regs[a.thread.index()][a.reg.index()];
+    });
+}
+
+std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
+                             const reach::OutcomeList& l) {
+    std::size_t positive = 0;
+    for (const reach::Outcome& o : l.outcomes) {
+        positive += outcomeSatisfies(c, o) ? 1 : 0;
+    }
+    const std::size_t negative = l.outcomes.size() - positive;
+    // The searched formula is reachable when some outcome satisfies it
+    // (forall: when some outcome does not).
+    const bool reachable = c.quantifier == Quantifier::Forall ? negative > 0 : positive > 0;
+    const HerdAnswer a = herdAnswer(c, model, reachable);
+    return "Positive: " + std::to_string(positive) + " Negative: " + std::to_string(negative) +
+           " (* marks the positive)\n" + a.word + "\n" + a.line + "\n";
+}
+
 std::string cellName(const Program& p, Value addr) {
     return p.memory.label(addr);
 }

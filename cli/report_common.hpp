@@ -4,6 +4,7 @@
 // happens-before cycles as text or JSON.
 
 #include "tsoreach/instrument/fences.hpp"
+#include "tsoreach/lang/condition.hpp"
 #include "tsoreach/lang/program.hpp"
 #include "tsoreach/reach/outcomes.hpp"
 #include "tsoreach/reach/trace.hpp"
@@ -27,6 +28,23 @@ std::string effect(const Program& p, reach::MemoryModel model, const reach::Trac
 // at the end of some outcome (of the list or its baseline).
 std::vector<Value> outcomeCells(const Program& p, const reach::OutcomeList& list,
                                 const reach::OutcomeList* baseline);
+// herd's answer to a condition whose searched formula (condition.hpp) was
+// reachable or not: `word` is Allowed / Forbidden (exists, ~exists: is the
+// formula observable) or Ok / No (forall: does it always hold); `line`
+// says whether the condition is validated and why.
+struct HerdAnswer {
+    std::string word;
+    bool validated = false;
+    std::string line;
+};
+HerdAnswer herdAnswer(const FinalCondition& c, reach::MemoryModel model, bool reachable);
+// Whether a litmus condition's formula holds at an outcome (a cell it does
+// not list holds 0).
+bool outcomeSatisfies(const FinalCondition& c, const reach::Outcome& o);
+// The line that sums up a condition over a complete list of outcomes, as
+// herd's Positive/Negative counts and answer.
+std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
+                             const reach::OutcomeList& l);
 // A cell as reports name it: its declared name, else mem[ADDR].
 std::string cellName(const Program& p, Value addr);
 // Whether thread t can end in more than one control state (outcomes then

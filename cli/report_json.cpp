@@ -73,6 +73,15 @@ nlohmann::ordered_json jsonReport(const Program& p, const Goal& g, const RunInfo
     if (r.verdict == reach::Verdict::Unknown) {
         j["reason"] = r.reason;
     }
+    if (info.condition != nullptr) {
+        j["condition"] = {{"text", info.condition->text}};
+        if (r.verdict != reach::Verdict::Unknown) {
+            const detail::HerdAnswer a = detail::herdAnswer(*info.condition, info.model,
+                                                            r.verdict == reach::Verdict::Reachable);
+            j["condition"]["answer"] = a.word;
+            j["condition"]["validated"] = a.validated;
+        }
+    }
     // One entry per constrained thread of each term; "term" numbers the
     // terms (a goal of several terms holds when one of them does).
     nlohmann::ordered_json goal = nlohmann::ordered_json::array();
@@ -322,10 +331,27 @@ nlohmann::ordered_json outcomesJson(const OutcomesReport& r) {
     }
     j["counts"] = counted ? "executions" : "none";
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    std::size_t positive = 0;
     for (const reach::Outcome& o : l.outcomes) {
         list.push_back(outcomeJson(r.program, o, cells, counted, compared));
+        if (r.info.condition != nullptr) {
+            const bool holds = outcomeSatisfies(*r.info.condition, o);
+            list.back()["condition"] = holds;
+            positive += holds ? 1 : 0;
+        }
     }
     j["outcomes"] = list;
+    if (const FinalCondition* c = r.info.condition) {
+        const std::size_t negative = l.outcomes.size() - positive;
+        j["condition"] = {{"text", c->text}, {"positive", positive}, {"negative", negative}};
+        if (l.complete) {
+            const HerdAnswer a =
+                herdAnswer(*c, r.info.model,
+                           c->quantifier == Quantifier::Forall ? negative > 0 : positive > 0);
+            j["condition"]["answer"] = a.word;
+            j["condition"]["validated"] = a.validated;
+        }
+    }
     j["blocked"] = l.blocked;
     if (r.baseline != nullptr) {
         j["diff"] = {{"model", reach::name(*r.info.diff)},

@@ -63,12 +63,18 @@ namespace {
 std::string textReport(const Program& p, const Goal& g, const RunInfo& info, const reach::Result& r,
                        bool withStats) {
     std::ostringstream out;
-    out << reach::name(r.verdict);
-    if (r.verdict == reach::Verdict::Unknown) {
-        out << ": " << r.reason;
+    if (info.condition != nullptr && r.verdict != reach::Verdict::Unknown) {
+        const detail::HerdAnswer a =
+            detail::herdAnswer(*info.condition, info.model, r.verdict == reach::Verdict::Reachable);
+        out << a.word << '\n' << a.line << (r.trace ? " (trace below)" : "") << '\n';
+    } else {
+        out << reach::name(r.verdict);
+        if (r.verdict == reach::Verdict::Unknown) {
+            out << ": " << r.reason;
+        }
+        out << '\n';
     }
-    out << '\n';
-    if (r.trace && g.termCount() > 1) {
+    if (r.trace && g.termCount() > 1 && info.condition == nullptr) {
         out << "goal term " << r.trace->goalTerm + 1 << " of " << g.termCount()
             << " holds: " << g.describeTerm(p, r.trace->goalTerm) << '\n';
     }
@@ -272,7 +278,8 @@ std::string outcomesText(const OutcomesReport& r) {
         << "): " << l.outcomes.size() << "\n";
     std::size_t fresh = 0;
     for (const reach::Outcome& o : l.outcomes) {
-        out << "  " << outcomeLine(r.program, o, cells);
+        const bool positive = r.info.condition != nullptr && outcomeSatisfies(*r.info.condition, o);
+        out << (positive ? "* " : "  ") << outcomeLine(r.program, o, cells);
         if (counted) {
             out << "  (" << o.executions << (o.executions == 1 ? " execution)" : " executions)");
         }
@@ -287,6 +294,9 @@ std::string outcomesText(const OutcomesReport& r) {
         out << "; " << l.blocked << (counted ? " executions" : " states") << " end blocked";
     }
     out << "\n";
+    if (r.info.condition != nullptr && l.complete) {
+        out << conditionSummary(*r.info.condition, r.info.model, l);
+    }
     if (r.baseline != nullptr) {
         const std::string base(reach::name(*r.info.diff));
         if (!r.baseline->complete) {

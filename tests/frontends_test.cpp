@@ -64,8 +64,9 @@ TEST(FrontEnds, InputFormatOptionComesFromTheRows) {
                   std::string::npos)
             << help;
     }
-    EXPECT_EQ(help, "Language of FILE: rmm (Memorax, docs/rmm.md), tsoreach (docs/language.md), "
-                    "or auto: rmm for *.rmm files");
+    EXPECT_EQ(help, "Language of FILE: rmm (Memorax, docs/rmm.md), litmus (herd's X86 and X86_64 "
+                    "litmus tests, docs/litmus.md), tsoreach (docs/language.md), or auto: rmm for "
+                    "*.rmm files, litmus for *.litmus files");
 }
 
 TEST(FrontEnds, LoadingGivesWhatTheFrontEndGives) {
@@ -120,10 +121,10 @@ TEST(FrontEnds, RmmKeepsItsMemoryNamesAndInitialValues) {
 TEST(FrontEnds, UnknownFormatIsAnInputError) {
     const std::string txt = writeTemp("frontends_test.txt", kTsoreach);
     try {
-        loadProgramFile(txt, "litmus");
+        loadProgramFile(txt, "herd");
         FAIL() << "no error";
     } catch (const InputError& e) {
-        EXPECT_EQ(e.message(), "unknown input format 'litmus'");
+        EXPECT_EQ(e.message(), "unknown input format 'herd'");
     }
 }
 

@@ -1,5 +1,6 @@
 #include "tsoreach/frontends/registry.hpp"
 
+#include "tsoreach/frontends/litmus/front_end.hpp"
 #include "tsoreach/frontends/rmm/front_end.hpp"
 #include "tsoreach/frontends/tsoreach/front_end.hpp"
 
@@ -16,6 +17,7 @@ constexpr std::string_view kFallback = "tsoreach";
 std::span<const FrontEnd> frontEndRegistry() {
     static const std::vector<FrontEnd> rows = {
         rmmFrontEnd(),
+        litmusFrontEnd(),
         tsoreachFrontEnd(),
     };
     return rows;
