@@ -1162,6 +1162,82 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
 
 // Outcomes name the cells a program declares, show every declared cell (even
 // one that stays at its initial value) and start from the declared values.
+// herd litmus tests: reach answers as herd does, outcomes lists the final
+// states by name with the condition's counts, print gives a program that
+// reach answers the same way, replay takes reach's trace.
+TEST_F(Cli, LitmusTestsAnswerAsHerdDoes) {
+    const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/litmus/SB.litmus";
+    Outcome sc = run("reach " + sb + " --model sc");
+    EXPECT_EQ(sc.code, 0) << sc.out << sc.err;
+    EXPECT_EQ(firstLine(sc.out), "Forbidden");
+    Outcome tso = run("reach " + sb + " --model tso");
+    EXPECT_EQ(tso.code, 10) << tso.out << tso.err;
+    EXPECT_EQ(firstLine(tso.out), "Allowed");
+    EXPECT_NE(tso.out.find("Ok, exists (0:EAX=0 /\\ 1:EAX=0) under tso"), std::string::npos)
+        << tso.out;
+    EXPECT_NE(tso.out.find("EAX := 0 (y)"), std::string::npos) << tso.out;
+    const nlohmann::json j = nlohmann::json::parse(run("reach " + sb + " --json").out);
+    EXPECT_EQ(j["condition"]["answer"], "Allowed");
+    EXPECT_EQ(j["condition"]["validated"], true);
+    // The JSON trace replays on the litmus file.
+    const std::string trace = write("sb-trace.json", run("reach " + sb + " --json").out);
+    Outcome replay = run("replay " + sb + " " + trace);
+    EXPECT_EQ(replay.code, 0) << replay.out << replay.err;
+    // forall: Ok / No.
+    const std::string forall =
+        std::string(TSOREACH_SOURCE_DIR) + "/examples/litmus/MP-forall.litmus";
+    EXPECT_EQ(firstLine(run("reach " + forall + " --model tso").out), "Ok");
+    Outcome no = run("reach " + forall + " --model pso");
+    EXPECT_EQ(no.code, 10);
+    EXPECT_EQ(firstLine(no.out), "No");
+    // print: the goal program, which reach answers alike.
+    const std::string printed = write("sb-printed.txt", run("print " + sb).out);
+    EXPECT_EQ(run("reach " + printed + " --model sc").code, 0);
+    EXPECT_EQ(run("reach " + printed + " --model tso").code, 10);
+    // Another extension with --input-format litmus.
+    std::ifstream in(sb);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string other = write("sb.test", text.str());
+    EXPECT_EQ(firstLine(run("reach " + other + " --input-format litmus").out), "Allowed");
+}
+
+TEST_F(Cli, LitmusOutcomesListFinalStatesByName) {
+    const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/litmus/SB.litmus";
+    Outcome sc = run("outcomes " + sb + " --model sc");
+    ASSERT_EQ(sc.code, 0) << sc.err;
+    EXPECT_EQ(firstLine(sc.out), "outcomes under sc (explicit): 3");
+    EXPECT_NE(sc.out.find("P0: EAX=0  P1: EAX=1  | x=1 y=1"), std::string::npos) << sc.out;
+    EXPECT_NE(sc.out.find("Positive: 0 Negative: 3"), std::string::npos) << sc.out;
+    Outcome tso = run("outcomes " + sb + " --model tso --diff sc");
+    ASSERT_EQ(tso.code, 0) << tso.err;
+    EXPECT_EQ(firstLine(tso.out), "outcomes under tso (explicit): 4");
+    EXPECT_NE(tso.out.find("* P0: EAX=0  P1: EAX=0  | x=1 y=1  not under sc"), std::string::npos)
+        << tso.out;
+    EXPECT_NE(tso.out.find("1 of 4 not under sc"), std::string::npos) << tso.out;
+    const nlohmann::json j =
+        nlohmann::json::parse(run("outcomes " + sb + " --model tso --json").out);
+    EXPECT_EQ(j["condition"]["positive"], 1);
+    EXPECT_EQ(j["condition"]["negative"], 3);
+    EXPECT_EQ(j["condition"]["answer"], "Allowed");
+}
+
+TEST_F(Cli, LitmusErrorsArePositionedAndJson) {
+    const std::string bad =
+        write("bad.litmus", "X86 T\n{ x=0; }\n P0 ;\n JMP L0 ;\nexists (x=1)\n");
+    Outcome text = run("reach " + bad);
+    EXPECT_EQ(text.code, 2);
+    EXPECT_TRUE(text.out.empty()) << text.out;
+    EXPECT_NE(text.err.find("bad.litmus:4:2: error: instruction 'JMP L0' is not supported"),
+              std::string::npos)
+        << text.err;
+    Outcome j = run("reach " + bad + " --json");
+    EXPECT_EQ(j.code, 2);
+    const nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["verdict"], "error");
+    EXPECT_EQ(doc["line"], 4);
+}
+
 TEST_F(Cli, OutcomesNameDeclaredCells) {
     const std::string f = write("named.txt", "memory x y = 5 z\n"
                                              "thread p initial a transition a b write 1 x "
