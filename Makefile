@@ -24,7 +24,7 @@ check-sanitize: export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 FUZZ_DIR ?= build-fuzz
 FUZZ_CXX ?= clang++
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_parser fuzz_rmm fuzz_trace_json fuzz_replay \
+FUZZ_TARGETS ?= fuzz_parser fuzz_rmm fuzz_litmus fuzz_trace_json fuzz_replay \
   fuzz_differential_sc fuzz_differential_tso fuzz_differential_pso
 FUZZ_CORPUS ?= fuzz-corpus
 FUZZ_CRASHES ?= fuzz-crashes

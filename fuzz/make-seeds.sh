@@ -2,6 +2,7 @@
 # Writes the seed inputs of every fuzz target into OUT/<target>/:
 #   fuzz_parser      examples/*.txt and tests/corpus/**/*.txt
 #   fuzz_rmm         tests/corpus/**/*.rmm
+#   fuzz_litmus      examples/litmus/*.litmus
 #   fuzz_trace_json  fuzz/seeds/trace_json/*.json (traces of fixed_program.hpp)
 #   fuzz_replay      "PROGRAM\n---\nTRACE" for each fuzz/seeds/replay/NAME.MODEL.json,
 #                    a `reach --json` report on examples/NAME.txt, and for the
@@ -10,7 +11,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
-mkdir -p "$out"/{fuzz_parser,fuzz_rmm,fuzz_trace_json,fuzz_replay}
+mkdir -p "$out"/{fuzz_parser,fuzz_rmm,fuzz_litmus,fuzz_trace_json,fuzz_replay}
 
 # A flat file name for a path under the repository.
 flat() { local rel=${1#"$root"/}; echo "${rel//\//_}"; }
@@ -21,6 +22,7 @@ done < <(find "$root/examples" "$root/tests/corpus" -name '*.txt' -print0)
 while IFS= read -r -d '' f; do
   cp "$f" "$out/fuzz_rmm/$(flat "$f")"
 done < <(find "$root/tests/corpus" -name '*.rmm' -print0)
+cp "$root"/examples/litmus/*.litmus "$out/fuzz_litmus/"
 cp "$root"/fuzz/seeds/trace_json/*.json "$out/fuzz_trace_json/"
 
 fixed=$(sed -n '/R"(/,/)";/p' "$root/fuzz/fixed_program.hpp" | sed -e '1s/.*R"(//' -e '$d')

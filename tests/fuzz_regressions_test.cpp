@@ -57,6 +57,9 @@ TEST(FuzzRegressions, Parser) {
 TEST(FuzzRegressions, Rmm) {
     runAll("rmm", fuzz::checkRmm);
 }
+TEST(FuzzRegressions, Litmus) {
+    runAll("litmus", fuzz::checkLitmus);
+}
 // The seeds of the program targets (fuzz/make-seeds.sh): the examples and
 // the corpus pass the same checks.
 TEST(FuzzRegressions, ExamplesAndCorpusPassTheProgramChecks) {
@@ -73,6 +76,10 @@ TEST(FuzzRegressions, ExamplesAndCorpusPassTheProgramChecks) {
     for (const auto& f : test::filesUnder(TSOREACH_CORPUS_DIR, ".rmm")) {
         SCOPED_TRACE(f.string());
         EXPECT_NO_THROW(fuzz::checkRmm(slurp(f)));
+    }
+    for (const auto& f : test::filesUnder(TSOREACH_SOURCE_DIR "/examples/litmus", ".litmus")) {
+        SCOPED_TRACE(f.string());
+        EXPECT_NO_THROW(fuzz::checkLitmus(slurp(f)));
     }
 }
 
