@@ -3,6 +3,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 EXAMPLE ?= examples/sb.txt
+PREFIX ?= /usr/local
 
 # make check-sanitize: the whole ctest suite built with AddressSanitizer and
 # UndefinedBehaviorSanitizer in its own build directory (docs/testing.md).
@@ -30,20 +31,29 @@ FUZZ_CORPUS ?= fuzz-corpus
 FUZZ_CRASHES ?= fuzz-crashes
 FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1
 
-.PHONY: all deps configure build run test bench clean check-sanitize fuzz fuzz-build
+.PHONY: all deps test-deps fuzz-deps configure build run test-build test install bench clean check-sanitize fuzz fuzz-build
 
 all: build
 
 deps:
-	@bash scripts/install-deps.sh
+	@bash scripts/install-deps.sh tool
 
+test-deps:
+	@bash scripts/install-deps.sh test
+
+fuzz-deps:
+	@bash scripts/install-deps.sh fuzz
+
+# The first configuration leaves the tests out (make run needs no GTest);
+# make test turns them on in the same directory.
 configure: deps
 	@if [ ! -f $(BUILD_DIR)/build.ninja ]; then \
-	  cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE); \
+	  cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DBUILD_TESTING=OFF; \
 	fi
 
+# The executable only; make test builds the tests, make fuzz the fuzzers.
 build: configure
-	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target tsoreach
 
 # Runs the tool on a shipped example; exit 10 (goal reachable) is a normal
 # verdict here, not a failure.
@@ -55,10 +65,22 @@ run: build
 	@$(BUILD_DIR)/tsoreach reach $(EXAMPLE) --model tso; rc=$$?; \
 	  if [ $$rc -ne 0 ] && [ $$rc -ne 10 ]; then exit $$rc; fi
 
-test: build
+# Everything, tests included (the benchmarks use test executables too).
+test-build: test-deps
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DBUILD_TESTING=ON > /dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: test-build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
-check-sanitize: deps
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary, the man page,
+# bash completion, the docs and examples (cli/CMakeLists.txt).
+install: configure
+	@cmake -S . -B $(BUILD_DIR) > /dev/null # finds help2man if deps just installed it
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target tsoreach tsoreach_man tsoreach_completion
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+check-sanitize: test-deps
 	@if [ ! -f $(SANITIZE_DIR)/build.ninja ]; then \
 	  cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
 	    -DCMAKE_CXX_COMPILER=$(SANITIZE_CXX) \
@@ -69,7 +91,7 @@ check-sanitize: deps
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	@cd $(SANITIZE_DIR) && ctest --output-on-failure -j $(JOBS)
 
-fuzz-build: deps
+fuzz-build: fuzz-deps
 	@if [ ! -f $(FUZZ_DIR)/build.ninja ]; then \
 	  cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
 	    -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DCMAKE_CXX_FLAGS_FUZZ="-O1 -g" \
@@ -81,7 +103,7 @@ fuzz: fuzz-build
 	@bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_CORPUS) $(FUZZ_CRASHES) $(FUZZ_SECONDS) \
 	  "$(FUZZ_TARGETS)" $(FUZZ_FLAGS)
 
-bench: build
+bench: test-build
 	@bash bench/all.sh
 
 clean:

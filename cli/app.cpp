@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/lang/stop.hpp"
+#include "tsoreach_commit.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -20,10 +21,14 @@
 namespace tsoreach::cli {
 namespace {
 
+// --version, and the internal-error message: the release and the commit
+// built (cmake/commit.cmake).
+constexpr const char* kVersionLine = "tsoreach " TSOREACH_VERSION " (commit " TSOREACH_COMMIT ")";
+
 // Declares every subcommand, parses, and runs the chosen one.
 int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
     CLI::App app{"tsoreach: can a program reach a bad state under SC, TSO or PSO?"};
-    app.set_version_flag("--version", "tsoreach " TSOREACH_VERSION);
+    app.set_version_flag("--version", kVersionLine);
     app.require_subcommand(1, 1);
     app.footer(exitCodeHelp);
 
@@ -55,7 +60,7 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
         std::cout << app.help("", CLI::AppFormatMode::All);
         return exitHolds;
     } catch (const CLI::CallForVersion&) {
-        std::cout << "tsoreach " TSOREACH_VERSION "\n";
+        std::cout << kVersionLine << "\n";
         return exitHolds;
     } catch (const CLI::ParseError& e) {
         // A subcommand's --help arrives here as CallForHelp from the subcommand.
@@ -142,7 +147,7 @@ int runMain(int argc, char** argv, const engines::Catalog& catalog) {
         for (int i = 0; i < argc; ++i) {
             line += (i == 0 ? "" : " ") + std::string(argv[i]);
         }
-        std::cerr << "tsoreach: internal error: " << e.what() << "\n  tsoreach " TSOREACH_VERSION
+        std::cerr << "tsoreach: internal error: " << e.what() << "\n  " << kVersionLine
                   << ", command '" << ctx.command << "', model '" << ctx.model << "', engine '"
                   << ctx.engine << "', file '" << ctx.file << "'\n  command line: " << line
                   << "\n  This is a bug in tsoreach; please report it with the input file and "

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tsoreach needs to build and test.
+# Installs the Debian packages tsoreach needs, for one purpose:
+#   tool  build and install the tsoreach executable (make run, make install)
+#   test  the tool and its test suite (make test, make check-sanitize)
+#   fuzz  the tool and the libFuzzer targets (make fuzz)
+# Usage: scripts/install-deps.sh [tool|test|fuzz]... (default: tool)
 # Idempotent: does nothing (and needs no network) when all are present.
 set -euo pipefail
 
@@ -8,9 +12,16 @@ packages=(
   libboost-graph-dev   # Boost.Graph: cycles, SCCs, control-flow reachability
   libcli11-dev         # command line
   nlohmann-json3-dev   # JSON reports
-  libgtest-dev         # unit tests
-  clang libclang-rt-dev # make fuzz: clang++ and libFuzzer's runtime (fuzz/)
+  help2man             # the man page, made from --help (make install)
 )
+for purpose in "${@:-tool}"; do
+  case "$purpose" in
+    tool) ;;
+    test) packages+=(libgtest-dev) ;;                 # unit tests
+    fuzz) packages+=(clang libclang-rt-dev) ;;       # clang++ and libFuzzer's runtime
+    *) echo "install-deps: unknown purpose '$purpose' (tool, test or fuzz)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -108,6 +108,7 @@ TEST_F(Cli, VersionAndHelp) {
     Outcome v = run("--version");
     EXPECT_EQ(v.code, 0);
     EXPECT_EQ(firstLine(v.out).rfind("tsoreach ", 0), 0U) << v.out;
+    EXPECT_NE(v.out.find("(commit "), std::string::npos) << v.out; // the build's git commit
     Outcome h = run("--help");
     EXPECT_EQ(h.code, 0);
     EXPECT_NE(h.out.find("Exit codes"), std::string::npos);
@@ -1165,6 +1166,20 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
 // herd litmus tests: reach answers as herd does, outcomes lists the final
 // states by name with the condition's counts, print gives a program that
 // reach answers the same way, replay takes reach's trace.
+// `-` reads the program from standard input; messages call it <stdin>.
+TEST_F(Cli, ProgramFromStandardInput) {
+    const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
+    Outcome tso = run("reach - --model tso < " + sb);
+    EXPECT_EQ(tso.code, 10) << tso.err;
+    EXPECT_EQ(firstLine(tso.out), "reachable");
+    const std::string litmus = std::string(TSOREACH_SOURCE_DIR) + "/examples/litmus/SB.litmus";
+    EXPECT_EQ(firstLine(run("reach - --input-format litmus < " + litmus).out), "Allowed");
+    Outcome bad =
+        run("reach - < " + write("bad.txt", "thread t initial a transition a b foo end\n"));
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err.rfind("<stdin>:1:35: error: unknown instruction 'foo'", 0), 0U) << bad.err;
+}
+
 TEST_F(Cli, LitmusTestsAnswerAsHerdDoes) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/litmus/SB.litmus";
     Outcome sc = run("reach " + sb + " --model sc");

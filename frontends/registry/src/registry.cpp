@@ -72,7 +72,8 @@ LoadedProgram loadProgramFile(const std::string& path, std::string_view format) 
     if (frontEnd == nullptr) {
         throw InputError(path, {}, "unknown input format '" + std::string(format) + "'");
     }
-    return frontEnd->load(readProgramText(path), path);
+    const std::string name = path == kStdinPath ? std::string(kStdinName) : path;
+    return frontEnd->load(readProgramText(path), name);
 }
 
 } // namespace tsoreach

@@ -49,6 +49,11 @@ struct FrontEnd {
 
 // Reads a whole program file. Throws InputError when it cannot be read
 // (missing, a directory, a device) or is longer than kMaxSourceBytes.
+// The path "-" reads standard input (to its end).
 std::string readProgramText(const std::string& path);
+
+// The path that means standard input, and its name in messages.
+inline constexpr std::string_view kStdinPath = "-";
+inline constexpr std::string_view kStdinName = "<stdin>";
 
 } // namespace tsoreach
