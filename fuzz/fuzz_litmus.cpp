@@ -1,5 +1,6 @@
 // libFuzzer target: the herd litmus front end. properties.hpp says what is checked.
 
+#include "litmus_properties.hpp"
 #include "properties.hpp"
 
 #include <cstddef>

@@ -7,8 +7,6 @@
 
 #include "fixed_program.hpp"
 #include "trace_json.hpp"
-#include "tsoreach/frontends/condition_goal.hpp"
-#include "tsoreach/frontends/litmus/front_end.hpp"
 #include "tsoreach/frontends/rmm/rmm.hpp"
 #include "tsoreach/frontends/tsoreach/parser.hpp"
 #include "tsoreach/lang/goal.hpp"
@@ -76,21 +74,6 @@ inline void checkRmm(std::string_view text) {
         const RmmTranslation t = translateRmm(text, "fuzz.rmm");
         (void)t.goal.describe(t.program);
         checkLints(t.program, t.goal);
-    } catch (const InputError&) {
-    }
-}
-
-// The litmus front end throws nothing but InputError, nor does the goal
-// construction of its condition; the static checks hold on both programs,
-// and the goal program prints canonically.
-inline void checkLitmus(std::string_view text) {
-    try {
-        const LoadedProgram plain = litmusFrontEnd().load(text, "fuzz.litmus");
-        const LoadedProgram goal = withConditionGoal(plain);
-        checkLints(goal.program, *goal.goal);
-        if (parseProgram(printProgram(goal.program), "printed") != goal.program) {
-            throw PropertyViolation("the goal program does not print canonically");
-        }
     } catch (const InputError&) {
     }
 }

@@ -4,6 +4,7 @@
 // are checked too.
 
 #include "differential.hpp"
+#include "litmus_properties.hpp"
 #include "properties.hpp"
 #include "test_util.hpp"
 
