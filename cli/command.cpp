@@ -95,6 +95,10 @@ Goal chooseGoal(const LoadedProgram& input, const std::vector<std::string>& goal
     const Program& program = input.program;
     std::optional<Goal> goal;
     GoalOrigin origin = GoalOrigin::Finals;
+    if (!goals.empty() && input.condition) {
+        throw UsageError("--goal cannot replace a litmus test's condition, which is its goal; "
+                         "'tsoreach print' gives the test as a program whose goal you can choose");
+    }
     if (!goals.empty()) {
         try {
             goal = parseGoalSpecs(program, goals);

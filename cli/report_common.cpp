@@ -118,8 +118,9 @@ std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
     // (forall: when some outcome does not).
     const bool reachable = c.quantifier == Quantifier::Forall ? negative > 0 : positive > 0;
     const HerdAnswer a = herdAnswer(c, model, reachable);
-    return "Positive: " + std::to_string(positive) + " Negative: " + std::to_string(negative) +
-           " (* marks the positive)\n" + a.word + "\n" + a.line + "\n";
+    return "the formula holds in " + std::to_string(positive) + " of " +
+           std::to_string(l.outcomes.size()) + " final states (marked *)\n" + a.word + "\n" +
+           a.line + "\n";
 }
 
 std::string cellName(const Program& p, Value addr) {

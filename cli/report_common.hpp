@@ -41,8 +41,9 @@ HerdAnswer herdAnswer(const FinalCondition& c, reach::MemoryModel model, bool re
 // Whether a litmus condition's formula holds at an outcome (a cell it does
 // not list holds 0).
 bool outcomeSatisfies(const FinalCondition& c, const reach::Outcome& o);
-// The line that sums up a condition over a complete list of outcomes, as
-// herd's Positive/Negative counts and answer.
+// The lines that sum up a condition over a complete list of outcomes: in
+// how many the formula holds (final states, not herd's executions), and
+// the answer.
 std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
                              const reach::OutcomeList& l);
 // A cell as reports name it: its declared name, else mem[ADDR].

@@ -207,14 +207,49 @@ TEST(Litmus, GoalAgreesWithFinalStatesOnEveryShapeOfCondition) {
 TEST(Litmus, X86_64SyntaxAndRegisterNames) {
     const LoadedProgram in =
         loadLitmus("X86_64 T\n(* a (* nested *) comment *)\n{ uint64_t x = 2; 0:rax=1; }\n"
-                   " P0 ;\n movq %rax,(x) ;\n lock xaddl %eax,(x) ;\n movl (x),%ebx ;\n"
-                   "forall (0:rax=1 /\\ 0:ebx=2 /\\ x=2)\n");
+                   " P0 ;\n movq %rax,(x) ;\n lock xaddq %rax,(x) ;\n movq (x),%rbx ;\n"
+                   "forall (0:rax=1 /\\ 0:rbx=2 /\\ x=2)\n");
     const Thread& t = in.program.threads.at(0);
     EXPECT_NE(std::find(t.regNames.begin(), t.regNames.end(), "rax"), t.regNames.end());
     EXPECT_NE(std::find(t.regNames.begin(), t.regNames.end(), "rbx"), t.regNames.end());
     EXPECT_EQ(in.program.memory.cellName(0), "x");
     EXPECT_EQ(in.program.memory.initialValue(0), 2);
     EXPECT_EQ(answerByOutcomes(in, reach::MemoryModel::PSO), "Ok");
+}
+
+// 32-bit values are kept modulo 2^32, as x86 keeps them: a 32-bit register
+// wraps around, a 32-bit write to a 64-bit register zero-extends, and a
+// condition's value means the same bits (-1 and 0xffffffff alike).
+TEST(Litmus, WidthsAreX86s) {
+    struct Case {
+        const char* text;
+        const char* answer;
+    };
+    const Case cases[] = {
+        {"X86 T\n{ }\n P0 ;\n MOV EAX,$4294967295 ;\n ADD EAX,$1 ;\nexists (0:EAX=0)\n", "Allowed"},
+        {"X86 T\n{ }\n P0 ;\n MOV EAX,$0 ;\n DEC EAX ;\nexists (0:EAX=-1)\n", "Allowed"},
+        {"X86 T\n{ }\n P0 ;\n MOV EAX,$0 ;\n DEC EAX ;\nexists (0:EAX=0xffffffff)\n", "Allowed"},
+        {"X86_64 T\n{ }\n P0 ;\n movq $-1,%rax ;\n movl $1,%eax ;\nexists (0:rax=1)\n", "Allowed"},
+        {"X86_64 T\n{ }\n P0 ;\n movl $-1,%eax ;\nexists (0:rax=-1)\n", "Forbidden"},
+        {"X86_64 T\n{ }\n P0 ;\n movl $-1,%eax ;\nexists (0:rax=4294967295)\n", "Allowed"},
+        {"X86_64 T\n{ x=-1; }\n P0 ;\n movl (x),%eax ;\nexists (0:rax=0xffffffff /\\ "
+         "x=-1)\n",
+         "Allowed"},
+        {"X86_64 T\n{ x=0; }\n P0 ;\n lock decq (x) ;\nexists (x=-1)\n", "Allowed"},
+        {"X86 T\n{ x=1; }\n P0 ;\n MOV EAX,[x] ;\nexists (0:EAX!=1 \\/ x<>1)\n", "Forbidden"},
+    };
+    for (const Case& c : cases) {
+        const LoadedProgram in = loadLitmus(c.text);
+        for (auto m : kModels) {
+            EXPECT_EQ(answerByOutcomes(in, m), c.answer) << c.text;
+            const LoadedProgram g = withConditionGoal(in);
+            const engines::EngineEntry& e = kCatalog.find(engines::Task::Reach, "explicit", m);
+            const reach::Result r =
+                reach::runChecked(*e.makeReach(m), g.program, *g.goal, reach::Options());
+            EXPECT_EQ(word(*g.condition, r.verdict == reach::Verdict::Reachable), c.answer)
+                << c.text;
+        }
+    }
 }
 
 // Each mistake is an InputError at the place it names.
@@ -240,6 +275,16 @@ TEST(Litmus, ErrorsArePositioned) {
         {head + " MOV [EAX],$1 | ;\nexists (x=1)\n", 4, 6, "by name only"},
         {head + " MOV [x],$1 | ;\nexists (x=1 /\\ (0:EAX=0)\n", 5, 8, "not closed"},
         {head + " MOV [x],$1 | ;\nexists (x=)\n", 5, 11, "integer"},
+        {head + " MOV AL,$1 | ;\nexists (x=1)\n", 4, 6, "8- and 16-bit"},
+        {"X86_64 T\n{ }\n P0 ;\n movb $1,%al ;\nexists (0:rax=1)\n", 4, 2, "8- and 16-bit"},
+        {"X86_64 T\n{ }\n P0 ;\n movq $1,(x) ;\n movl (x),%eax ;\nexists (0:rax=1)\n", 5, 7,
+         "mixed sizes"},
+        {"X86_64 T\n{ }\n P0 ;\n movl $1,%rax ;\nexists (0:rax=1)\n", 4, 2, "differ in size"},
+        {"X86_64 T\n{ }\n P0 ;\n movl $1,%eax ;\nexists (0:eax=1)\n", 5, 9, "64-bit register"},
+        {head + " MOV [x],$1 | ;\nexists (4294967296:EAX=1)\n", 5, 9, "does not exist"},
+        {"X86 T\n{ 100000000000:EAX=1; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 2, 3,
+         "thread 100000000000 does not exist"},
+        {"X86 T\n{ x=0; x=1; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 2, 8, "two initial"},
     };
     for (const Bad& b : bad) {
         try {

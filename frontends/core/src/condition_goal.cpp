@@ -47,8 +47,12 @@ std::vector<ConditionAtom> atomsOf(const ConditionTerm& term,
 struct Plan {
     const Program& p;
     const std::vector<ConditionTerm>& terms;
-    SourcePos pos;                // of the condition, for its checks
-    bool cells = false;           // some atom reads a cell
+    SourcePos pos;      // of the condition, for its checks
+    bool cells = false; // some atom reads a cell
+    // The formula searched for is unsatisfiable: one term, whose branch of
+    // the first thread is `check 0`, so that the goal never holds and every
+    // command (and `print`) still sees a goal state.
+    bool never = false;
     std::vector<VarId> done;      // by thread, when cells
     std::vector<Value> doneAddr;  // by thread
     std::vector<Value> cellAddrs; // the cells the atoms read
@@ -82,7 +86,8 @@ void buildThread(ProgramBuilder& b, Plan& plan, std::size_t t) {
             e.ready = fresh(taken, e.at + ".done");
         }
         for (std::size_t k = 0; k < plan.terms.size(); ++k) {
-            const bool has = std::any_of(plan.terms[k].begin(), plan.terms[k].end(), mine);
+            const bool has = std::any_of(plan.terms[k].begin(), plan.terms[k].end(), mine) ||
+                             (plan.never && t == 0);
             e.branch.push_back(has ? fresh(taken, e.at + "." + std::to_string(k + 1)) : "");
             plan.accepted[k][t].push_back(has ? e.branch.back() : e.ready);
         }
@@ -111,9 +116,12 @@ void buildThread(ProgramBuilder& b, Plan& plan, std::size_t t) {
         }
         for (std::size_t k = 0; k < plan.terms.size(); ++k) {
             if (!e.branch[k].empty()) {
-                b.addTransition(b.state(e.ready), b.state(e.branch[k]),
-                                Instr::check(conjunction(b, atomsOf(plan.terms[k], mine), regName)),
-                                plan.pos);
+                b.addTransition(
+                    b.state(e.ready), b.state(e.branch[k]),
+                    Instr::check(plan.never
+                                     ? Expr::constant(0)
+                                     : conjunction(b, atomsOf(plan.terms[k], mine), regName)),
+                    plan.pos);
             }
         }
     }
@@ -205,9 +213,6 @@ Goal goalOf(const Program& built, const Plan& plan) {
             }
         }
     }
-    if (plan.terms.empty()) {
-        g.constrain(ThreadId(0)); // nothing to search for: a goal that never holds
-    }
     return g;
 }
 
@@ -225,9 +230,11 @@ LoadedProgram withConditionGoal(const LoadedProgram& in) {
                          "the condition has more than " + std::to_string(kMaxConditionTerms) +
                              " terms in disjunctive normal form; write it more simply");
     }
-    Plan plan{p, *terms, in.condition->pos, false, {}, {}, {}, {}};
+    const bool never = terms->empty();
+    const std::vector<ConditionTerm> searched = never ? std::vector<ConditionTerm>(1) : *terms;
+    Plan plan{p, searched, in.condition->pos, false, never, {}, {}, {}, {}};
     std::set<Value> cellSet;
-    for (const ConditionTerm& term : *terms) {
+    for (const ConditionTerm& term : searched) {
         for (const ConditionAtom& a : term) {
             if (a.isCell()) {
                 cellSet.insert(a.addr);
@@ -248,8 +255,8 @@ LoadedProgram withConditionGoal(const LoadedProgram& in) {
             plan.doneAddr.push_back(addr);
         }
     }
-    plan.accepted.assign(terms->size(), std::vector<std::vector<std::string>>(
-                                            p.threads.size() + (plan.cells ? 1 : 0)));
+    plan.accepted.assign(searched.size(), std::vector<std::vector<std::string>>(
+                                              p.threads.size() + (plan.cells ? 1 : 0)));
     ProgramBuilder b(p.sourceName);
     b.setMemory(memory);
     for (std::size_t t = 0; t < p.threads.size(); ++t) {

@@ -9,15 +9,30 @@ std::optional<Value> parseInteger(std::string_view t, bool dollar) {
     if (dollar && !t.empty() && t.front() == '$') {
         t.remove_prefix(1);
     }
-    if (!t.empty() && t.front() == '+') {
+    bool negative = false;
+    if (!t.empty() && (t.front() == '+' || t.front() == '-')) {
+        negative = t.front() == '-';
         t.remove_prefix(1);
     }
-    Value v = 0;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    int base = 10;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+        base = 16;
+        t.remove_prefix(2);
+    }
+    std::uint64_t u = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), u, base);
     if (t.empty() || ec != std::errc() || end != t.data() + t.size()) {
         return std::nullopt;
     }
-    return v;
+    // Hexadecimal reads all 64 bits (0xffffffffffffffff is -1); decimal
+    // stays within the signed range.
+    const std::uint64_t limit =
+        base == 16 ? ~std::uint64_t{0} : (std::uint64_t{1} << 63) - (negative ? 0 : 1);
+    if (u > limit) {
+        return std::nullopt;
+    }
+    const auto v = static_cast<Value>(u);
+    return negative ? static_cast<Value>(0 - static_cast<std::uint64_t>(v)) : v;
 }
 
 namespace {
@@ -139,15 +154,16 @@ class FormulaParser {
     void atom() {
         const std::size_t start = i_;
         while (i_ < t_.text.size() && t_.text[i_] != '=' && !space(t_.text[i_]) &&
-               t_.text[i_] != ')' && !at("/\\") && !at("\\/")) {
+               t_.text[i_] != ')' && !at("!=") && !at("<>") && !at("/\\") && !at("\\/")) {
             ++i_;
         }
         std::string_view lhs = t_.text.substr(start, i_ - start);
         skipSpace();
-        if (lhs.empty() || !at("=")) {
+        const bool unequal = at("!=") || at("<>");
+        if (lhs.empty() || !(at("=") || unequal)) {
             src_.fail(t_.offset + start, "expected an atom 'P:REG=VALUE' or 'x=VALUE'");
         }
-        ++i_;
+        i_ += unequal ? 2 : 1;
         skipSpace();
         const std::size_t v = i_;
         while (i_ < t_.text.size() && (t_.text[i_] == '-' || t_.text[i_] == '+' ||
@@ -156,21 +172,21 @@ class FormulaParser {
         }
         const std::optional<Value> value = parseInteger(t_.text.substr(v, i_ - v));
         if (!value) {
-            src_.fail(t_.offset + v, "expected an integer value after '='");
+            src_.fail(t_.offset + v, "expected an integer of 64 bits after '='");
         }
         AtomText a{std::nullopt, std::string(lhs), *value, t_.offset + start};
         if (const std::size_t colon = lhs.find(':'); colon != std::string_view::npos) {
-            const std::optional<Value> p = parseInteger(lhs.substr(0, colon));
-            if (!p || *p < 0) {
+            a.thread = parseInteger(lhs.substr(0, colon));
+            if (!a.thread || *a.thread < 0) {
                 src_.fail(t_.offset + start,
                           "expected a thread number before ':' in '" + std::string(lhs) + "'");
             }
-            a.thread = static_cast<std::uint32_t>(*p);
             a.name = std::string(lhs.substr(colon + 1));
         } else if (lhs.size() > 2 && lhs.front() == '[' && lhs.back() == ']') {
             a.name = std::string(lhs.substr(1, lhs.size() - 2));
         }
         c_.atoms.push_back(resolve_(a));
+        c_.atoms.back().equal = !unequal;
         c_.postfix.push_back({Op::Atom, static_cast<std::uint32_t>(c_.atoms.size() - 1)});
     }
 

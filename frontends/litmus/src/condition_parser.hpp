@@ -1,8 +1,8 @@
 #pragma once
 // herd's final condition: `exists F`, `~exists F` or `forall F`, F built
 // from atoms `P:REG=V` (thread P's register) and `x=V` or `[x]=V` (a memory
-// location) with `~` (not), `/\` (and), `\/` (or) and parentheses; `~` binds
-// tightest, then `/\`, then `\/`. The parser uses an operator stack, no
+// location), or with `!=` / `<>` for unequal, with `~` (not), `/\` (and), `\/` (or) and
+// parentheses; `~` binds tightest, then `/\`, then `\/`. The parser uses an operator stack, no
 // recursion.
 
 #include "litmus_source.hpp"
@@ -15,7 +15,7 @@ namespace tsoreach::litmus {
 
 // An atom as written: thread (none for a location), name, value.
 struct AtomText {
-    std::optional<std::uint32_t> thread;
+    std::optional<Value> thread;
     std::string name;
     Value value = 0;
     std::size_t offset = 0; // of the atom, for errors
@@ -26,8 +26,9 @@ struct AtomText {
 FinalCondition parseCondition(const LitmusSource& src, Piece text,
                               const std::function<ConditionAtom(const AtomText&)>& resolve);
 
-// Parses a decimal integer (optional sign; '$' in front allowed when
-// `dollar`); nullopt when `t` is not one.
+// Parses an integer of 64 bits, decimal or hexadecimal (0x...), with an
+// optional sign ('$' in front allowed when `dollar`); nullopt when `t` is
+// not one.
 std::optional<Value> parseInteger(std::string_view t, bool dollar = false);
 
 } // namespace tsoreach::litmus

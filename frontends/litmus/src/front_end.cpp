@@ -28,13 +28,18 @@ std::vector<ConditionAtom> shownAtoms(const litmus::LitmusProgram& t) {
 
 // What `print` shows: the program with the condition as its goal.
 std::string translation(const LoadedProgram& plain, const litmus::LitmusSource& src) {
-    const LoadedProgram goal = withConditionGoal(plain);
     const FinalCondition& c = *plain.condition;
     std::string out = "# herd litmus test " + std::string(src.arch.text) + " " +
                       std::string(src.name.text) +
-                      ", translated (docs/litmus.md)\n# condition: " + c.text +
-                      "\n# goal: a final state where the formula " +
-                      (c.quantifier == Quantifier::Forall ? "fails" : "holds") + "\n";
+                      ", translated (docs/litmus.md)\n# condition: " + c.text + "\n";
+    LoadedProgram goal;
+    try {
+        goal = withConditionGoal(plain);
+    } catch (const InputError& e) { // the commands that search for it say so
+        return out + "# no goal: " + e.message() + "\n" + printProgram(plain.program);
+    }
+    out += std::string("# goal: a final state where the formula ") +
+           (c.quantifier == Quantifier::Forall ? "fails" : "holds") + "\n";
     if (goal.goal->termCount() > 1) {
         out += "# the goal has several terms; check this text with\n#   " +
                goalOptions(goal.program, *goal.goal) + "\n";

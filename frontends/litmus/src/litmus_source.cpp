@@ -57,6 +57,9 @@ LitmusSource::LitmusSource(std::string_view text, std::string sourceName)
             lineStarts_.push_back(i + 1);
         }
     }
+    if (text_.starts_with("\xEF\xBB\xBF")) { // a UTF-8 byte order mark
+        text_.replace(0, 3, "   ");
+    }
     blankComments();
     split();
 }
@@ -109,12 +112,15 @@ void LitmusSource::split() {
                 "and a condition)");
     }
     const std::size_t eol = std::min(all.find('\n', at), all.size());
-    const std::vector<Piece> head = [&] {
+    const std::vector<Piece> head = [&] { // words separated by blanks or tabs
         std::vector<Piece> words;
-        for (Piece w : splitAt({all.substr(at, eol - at), at}, ' ')) {
-            if (!w.text.empty()) {
-                words.push_back(w);
+        std::size_t i = at;
+        while (i < eol) {
+            const std::size_t end = std::min(all.find_first_of(" \t\r", i), eol);
+            if (end > i) {
+                words.push_back({all.substr(i, end - i), i});
             }
+            i = end + 1;
         }
         return words;
     }();

@@ -2,165 +2,86 @@
 
 #include "condition_parser.hpp"
 #include "tsoreach/lang/builder.hpp"
+#include "x86_emit.hpp"
+#include "x86_syntax.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace tsoreach::litmus {
 
 namespace {
 
-enum class Syntax : std::uint8_t { Intel, Att };
-
-enum class Mn : std::uint8_t { Mov, Mfence, Lfence, Xchg, Add, Sub, Inc, Dec, Xadd, Cmpxchg };
-
-const std::map<std::string, Mn>& mnemonics() {
-    static const std::map<std::string, Mn> m = {
-        {"MOV", Mn::Mov},   {"MFENCE", Mn::Mfence},  {"LFENCE", Mn::Lfence}, {"XCHG", Mn::Xchg},
-        {"ADD", Mn::Add},   {"SUB", Mn::Sub},        {"INC", Mn::Inc},       {"DEC", Mn::Dec},
-        {"XADD", Mn::Xadd}, {"CMPXCHG", Mn::Cmpxchg}};
-    return m;
-}
-
-std::string upper(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    return out;
-}
-
-bool identifier(std::string_view s) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front())) != 0) {
-        return false;
-    }
-    return std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-    });
-}
-
-// The register a name denotes, by its widest name (EAX under X86, rax under
-// X86_64: AL, AX and EAX are one register); empty when none. Case is
-// ignored; X86_64 names may start with '%'.
-std::string canonicalRegister(std::string_view name, Syntax syntax) {
-    static const std::map<std::string, std::string> intel = [] {
-        std::map<std::string, std::string> m;
-        for (const char* f : {"A", "B", "C", "D"}) {
-            const std::string x = std::string(f) + "X";
-            for (const std::string& alias :
-                 {std::string(f) + "L", std::string(f) + "H", x, "E" + x}) {
-                m[alias] = "E" + x;
-            }
-        }
-        for (const char* f : {"SI", "DI", "BP", "SP"}) {
-            m[f] = m["E" + std::string(f)] = "E" + std::string(f);
-        }
-        return m;
-    }();
-    static const std::map<std::string, std::string> att = [] {
-        std::map<std::string, std::string> m;
-        for (const char* f : {"a", "b", "c", "d"}) {
-            const std::string x = std::string(f) + "x";
-            for (const std::string& alias :
-                 {std::string(f) + "l", std::string(f) + "h", x, "e" + x, "r" + x}) {
-                m[alias] = "r" + x;
-            }
-        }
-        for (const char* f : {"si", "di", "bp", "sp"}) {
-            const std::string r = "r" + std::string(f);
-            for (const std::string& alias :
-                 {std::string(f), std::string(f) + "l", "e" + std::string(f), r}) {
-                m[alias] = r;
-            }
-        }
-        for (int n = 8; n <= 15; ++n) {
-            const std::string r = "r" + std::to_string(n);
-            for (const char* suffix : {"", "d", "w", "b"}) {
-                m[r + suffix] = r;
-            }
-        }
-        return m;
-    }();
-    if (syntax == Syntax::Att) {
-        std::string l(name.starts_with("%") ? name.substr(1) : name);
-        for (char& c : l) {
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        }
-        const auto it = att.find(l);
-        return it == att.end() ? "" : it->second;
-    }
-    const auto it = intel.find(upper(name));
-    return it == intel.end() ? "" : it->second;
-}
-
-struct Operand {
-    enum class Kind : std::uint8_t { Reg, Imm, Mem } kind = Kind::Imm;
-    std::string name; // register or location
-    Value imm = 0;
+// An entry `0:EAX=1` of the initial state, checked once the threads are known.
+struct RegisterInit {
+    Value thread = 0;
+    RegName reg;
+    Value value = 0;
     std::size_t offset = 0;
-};
-
-struct Insn {
-    Mn mn = Mn::Mov;
-    bool locked = false;
-    std::vector<Operand> ops; // destination first
-    std::size_t offset = 0;
-    std::string text;
 };
 
 class X86Translator {
   public:
-    explicit X86Translator(const LitmusSource& src) : src_(src) {
-        syntax_ = src.arch.text == "X86_64" ? Syntax::Att : Syntax::Intel;
-    }
+    explicit X86Translator(const LitmusSource& src)
+        : src_(src), syntax_(src.arch.text == "X86_64" ? Syntax::Att : Syntax::Intel) {}
 
     LitmusProgram run();
 
   private:
     void readInit();
     void readThreads();
-    Operand operand(Piece p);
-    Insn instruction(Piece cell);
-    void checkShape(const Insn& in);
-    Value addrOf(const std::string& loc) const;
-    void useLocation(const std::string& name, std::size_t offset);
-    ConditionAtom resolve(const AtomText& a);
-    void emitThread(ProgramBuilder& b, std::size_t t);
-    void emit(ProgramBuilder& b, const Insn& in, const std::string& from, const std::string& to,
-              std::size_t row);
+    void useLocation(const std::string& name, std::size_t offset, int width);
+    [[nodiscard]] int widthOf(const std::string& loc) const;
+    ConditionAtom resolve(const AtomText& a, std::vector<std::string>& regNames);
+    std::vector<ConditionAtom> readLocations(std::vector<std::string>& regNames);
+    MemoryLayout layout() const;
+    void emitThread(ProgramBuilder& b, const MemoryLayout& memory, std::size_t t);
+    [[nodiscard]] RegId regId(const Program& p, std::size_t t, const std::string& name) const;
 
     const LitmusSource& src_;
-    Syntax syntax_ = Syntax::Intel;
-    std::vector<std::string> locations_; // in order of appearance
-    std::map<std::string, Value> memInit_;
-    std::vector<std::map<std::string, Value>> regInit_; // by thread
-    std::vector<std::set<std::string>> regsUsed_;       // by thread, in code
-    std::vector<std::vector<Insn>> code_;               // by thread
+    Syntax syntax_;
+    std::vector<std::string> locations_;   // in order of appearance
+    std::map<std::string, int> locWidth_;  // by the instructions that access them
+    std::map<std::string, Value> memInit_; // as written
+    std::vector<RegisterInit> regInits_;
+    std::vector<std::map<std::string, Value>> regInit_;  // by thread, at the register's width
+    std::vector<std::set<std::string>> regsInCode_;      // by thread
+    std::vector<std::set<std::string>> regsInCondition_; // by thread, and `locations`
+    std::vector<std::vector<Insn>> code_;                // by thread
+    std::vector<std::vector<std::size_t>> rowOf_;        // by thread: each insn's code row
     std::vector<std::size_t> threadOffset_;
-    std::vector<std::vector<std::size_t>> rowOf_; // by thread: code row of each insn
-    // Condition atoms' registers by name, fixed up after the build.
-    std::vector<std::pair<std::size_t, std::string>> atomRegs_;
-    MemoryLayout memory_;
+    std::string tmp_ = "tmp"; // clear of the locations' names (run)
 };
 
-void X86Translator::useLocation(const std::string& name, std::size_t offset) {
-    if (!identifier(name)) {
+void X86Translator::useLocation(const std::string& name, std::size_t offset, int width) {
+    if (!isIdentifier(name)) {
         src_.fail(offset, "'" + name + "' is not a location name");
     }
     if (std::find(locations_.begin(), locations_.end(), name) == locations_.end()) {
         locations_.push_back(name);
     }
+    if (width == 0) {
+        return;
+    }
+    const auto [it, fresh] = locWidth_.emplace(name, width);
+    if (!fresh && it->second != width) {
+        src_.fail(offset, "'" + name + "' is accessed with " + std::to_string(it->second) +
+                              " and with " + std::to_string(width) +
+                              " bits: mixed sizes are not supported");
+    }
 }
 
-Value X86Translator::addrOf(const std::string& loc) const {
-    return static_cast<Value>(std::find(locations_.begin(), locations_.end(), loc) -
-                              locations_.begin());
+// A location no instruction accesses has the architecture's width.
+int X86Translator::widthOf(const std::string& loc) const {
+    const auto it = locWidth_.find(loc);
+    return it != locWidth_.end() ? it->second : syntax_ == Syntax::Att ? 64 : 32;
 }
 
-// Entries `x=1`, `int x = 1`, `0:EAX=1`, `x` (0).
+// Entries `x=1`, `[x]=1`, `int x = 1`, `0:EAX=1`, `x` (0); each once.
 void X86Translator::readInit() {
+    std::set<std::string> seen;
     for (const Piece& e : src_.init) {
         const std::size_t eq = e.text.find('=');
         Piece lhs = trim({e.text.substr(0, eq), e.offset});
@@ -170,31 +91,33 @@ void X86Translator::readInit() {
             const std::optional<Value> v = parseInteger(rhs.text, true);
             if (!v) {
                 src_.fail(rhs.offset, "initial value '" + std::string(rhs.text) +
-                                          "' is not an integer: tsoreach reads integer "
-                                          "initial values only (no addresses)");
+                                          "' is not an integer of 64 bits (tsoreach reads no "
+                                          "addresses as values)");
             }
             value = *v;
         }
         // A type may come first (`int x`, `uint64_t x`): the last word names.
-        const std::size_t sp = lhs.text.find_last_of(" \t");
-        if (sp != std::string_view::npos) {
+        if (const std::size_t sp = lhs.text.find_last_of(" \t"); sp != std::string_view::npos) {
             lhs = {lhs.text.substr(sp + 1), lhs.offset + sp + 1};
         }
+        if (lhs.text.size() > 2 && lhs.text.front() == '[' && lhs.text.back() == ']') {
+            lhs = {lhs.text.substr(1, lhs.text.size() - 2), lhs.offset + 1};
+        }
+        if (!seen.insert(std::string(lhs.text)).second) {
+            src_.fail(lhs.offset, "'" + std::string(lhs.text) + "' has two initial values");
+        }
         if (const std::size_t colon = lhs.text.find(':'); colon != std::string_view::npos) {
-            const std::optional<Value> t = parseInteger(lhs.text.substr(0, colon));
-            const std::string reg = canonicalRegister(lhs.text.substr(colon + 1), syntax_);
-            if (!t || *t < 0 || reg.empty()) {
-                src_.fail(lhs.offset, "expected 'P:REGISTER=VALUE' or 'LOCATION=VALUE', found '" +
+            const std::optional<Value> t = parseInteger(trim({lhs.text.substr(0, colon), 0}).text);
+            const RegName reg = registerName(trim({lhs.text.substr(colon + 1), 0}).text, syntax_);
+            if (!t || *t < 0 || reg.name.empty() || reg.width < 32) {
+                src_.fail(lhs.offset, "expected 'P:REGISTER=VALUE' (a 32- or 64-bit register) or "
+                                      "'LOCATION=VALUE', found '" +
                                           std::string(lhs.text) + "'");
             }
-            const auto thread = static_cast<std::size_t>(*t);
-            if (regInit_.size() <= thread) {
-                regInit_.resize(thread + 1);
-            }
-            regInit_[thread][reg] = value;
+            regInits_.push_back({*t, reg, value, lhs.offset});
             continue;
         }
-        useLocation(std::string(lhs.text), lhs.offset);
+        useLocation(std::string(lhs.text), lhs.offset, 0);
         memInit_[std::string(lhs.text)] = value;
     }
 }
@@ -202,11 +125,10 @@ void X86Translator::readInit() {
 // The thread names row, then each row's cells.
 void X86Translator::readThreads() {
     const auto cells = [&](Piece row) {
-        Piece r = row;
-        if (r.text.ends_with(';')) {
-            r.text.remove_suffix(1);
+        if (row.text.ends_with(';')) {
+            row.text.remove_suffix(1);
         }
-        return splitAt(r, '|');
+        return splitAt(row, '|');
     };
     const std::vector<Piece> names = cells(src_.rows.front());
     for (std::size_t t = 0; t < names.size(); ++t) {
@@ -216,300 +138,126 @@ void X86Translator::readThreads() {
         }
         threadOffset_.push_back(names[t].offset);
     }
-    code_.resize(names.size());
-    rowOf_.resize(names.size());
-    regsUsed_.resize(names.size());
-    if (regInit_.size() > names.size()) {
-        src_.fail(src_.init.front().offset,
-                  "the initial state names thread " + std::to_string(regInit_.size() - 1) +
-                      ", but the test has " + std::to_string(names.size()) + " threads");
+    const std::size_t n = names.size();
+    code_.resize(n);
+    rowOf_.resize(n);
+    regsInCode_.resize(n);
+    regsInCondition_.resize(n);
+    regInit_.resize(n);
+    for (const RegisterInit& r : regInits_) {
+        if (static_cast<std::uint64_t>(r.thread) >= n) {
+            src_.fail(r.offset, "thread " + std::to_string(r.thread) +
+                                    " does not exist (the test has " + std::to_string(n) +
+                                    (n == 1 ? " thread)" : " threads)"));
+        }
+        regInit_[static_cast<std::size_t>(r.thread)][r.reg.name] = fitWidth(r.value, r.reg.width);
     }
-    regInit_.resize(names.size());
     for (std::size_t r = 1; r < src_.rows.size(); ++r) {
         const std::vector<Piece> row = cells(src_.rows[r]);
-        if (row.size() != names.size()) {
+        if (row.size() != n) {
             src_.fail(src_.rows[r].offset, "this row has " + std::to_string(row.size()) +
-                                               " columns, the test " +
-                                               std::to_string(names.size()) + " threads");
+                                               " columns, the test " + std::to_string(n) +
+                                               " threads");
         }
-        for (std::size_t t = 0; t < row.size(); ++t) {
-            if (!row[t].text.empty()) {
-                Insn in = instruction(row[t]);
-                for (const Operand& o : in.ops) {
-                    if (o.kind == Operand::Kind::Reg) {
-                        regsUsed_[t].insert(o.name);
-                    }
-                }
-                if (in.mn == Mn::Cmpxchg) {
-                    regsUsed_[t].insert(syntax_ == Syntax::Att ? "rax" : "EAX");
-                }
-                code_[t].push_back(std::move(in));
-                rowOf_[t].push_back(r);
+        for (std::size_t t = 0; t < n; ++t) {
+            if (row[t].text.empty()) {
+                continue;
             }
+            Insn in = parseInstruction(src_, row[t], syntax_);
+            for (const Operand& o : in.ops) {
+                if (o.kind == Operand::Kind::Mem) {
+                    useLocation(o.name, o.offset, in.width);
+                } else if (o.kind == Operand::Kind::Reg) {
+                    regsInCode_[t].insert(o.name);
+                }
+            }
+            if (in.mn == Mn::Cmpxchg) {
+                regsInCode_[t].insert(syntax_ == Syntax::Att ? "rax" : "EAX");
+            }
+            code_[t].push_back(std::move(in));
+            rowOf_[t].push_back(r);
         }
     }
 }
 
-Operand X86Translator::operand(Piece p) {
-    const std::string_view t = p.text;
-    Operand o;
-    o.offset = p.offset;
-    const bool intelMem = t.size() > 2 && t.front() == '[' && t.back() == ']';
-    const bool attMem = t.size() > 2 && t.front() == '(' && t.back() == ')';
-    if ((syntax_ == Syntax::Intel && intelMem) || (syntax_ == Syntax::Att && attMem)) {
-        o.kind = Operand::Kind::Mem;
-        o.name = std::string(trim({t.substr(1, t.size() - 2), 0}).text);
-        if (!canonicalRegister(o.name, syntax_).empty() || !identifier(o.name)) {
-            src_.fail(p.offset, "'" + std::string(t) +
-                                    "': tsoreach reads a location by name "
-                                    "only (no register or computed address)");
-        }
-        useLocation(o.name, p.offset + 1);
-        return o;
-    }
-    if (const std::optional<Value> v = parseInteger(t, true);
-        v && (t.front() == '$' || syntax_ == Syntax::Intel)) {
-        o.kind = Operand::Kind::Imm;
-        o.imm = *v;
-        return o;
-    }
-    if (syntax_ == Syntax::Intel || t.starts_with("%")) {
-        o.name = canonicalRegister(t, syntax_);
-        if (!o.name.empty()) {
-            o.kind = Operand::Kind::Reg;
-            return o;
-        }
-    }
-    if (syntax_ == Syntax::Att && identifier(t)) { // `movl x,%eax`: x is memory
-        o.kind = Operand::Kind::Mem;
-        o.name = std::string(t);
-        useLocation(o.name, p.offset);
-        return o;
-    }
-    src_.fail(p.offset,
-              "unknown operand '" + std::string(t) + "'" +
-                  (syntax_ == Syntax::Intel ? " (X86: a register such as EAX, [x] or $1)"
-                                            : " (X86_64: a register such as %eax, (x) or $1)"));
-}
-
-Insn X86Translator::instruction(Piece cell) {
-    Insn in;
-    in.offset = cell.offset;
-    in.text = std::string(cell.text);
-    std::size_t i = cell.text.find_first_of(" \t");
-    std::string word = upper(cell.text.substr(0, i));
-    Piece rest = trim({i == std::string_view::npos ? std::string_view() : cell.text.substr(i),
-                       cell.offset + (i == std::string_view::npos ? cell.text.size() : i)});
-    std::size_t wordOffset = cell.offset;
-    if (word == "LOCK") {
-        in.locked = true;
-        i = rest.text.find_first_of(" \t");
-        word = upper(rest.text.substr(0, i));
-        wordOffset = rest.offset;
-        rest = trim({i == std::string_view::npos ? std::string_view() : rest.text.substr(i),
-                     rest.offset + (i == std::string_view::npos ? rest.text.size() : i)});
-    }
-    auto it = mnemonics().find(word);
-    if (it == mnemonics().end() && syntax_ == Syntax::Att && word.size() > 1 &&
-        std::string_view("LQWB").find(word.back()) != std::string_view::npos) {
-        it = mnemonics().find(word.substr(0, word.size() - 1)); // movl: mov
-    }
-    if (it == mnemonics().end()) {
-        src_.fail(wordOffset, "instruction '" + std::string(cell.text) +
-                                  "' is not supported: tsoreach reads MOV, MFENCE, LFENCE, XCHG "
-                                  "and ADD, SUB, INC, DEC, XADD, CMPXCHG (with or without LOCK); "
-                                  "no jumps");
-    }
-    in.mn = it->second;
-    if (!rest.text.empty()) {
-        for (const Piece& p : splitAt(rest, ',')) {
-            in.ops.push_back(operand(p));
-        }
-    }
-    if (syntax_ == Syntax::Att) {
-        std::reverse(in.ops.begin(), in.ops.end()); // AT&T: source first
-    }
-    checkShape(in);
-    return in;
-}
-
-// The operand shapes each instruction takes.
-void X86Translator::checkShape(const Insn& in) {
-    using K = Operand::Kind;
-    const auto n = in.ops.size();
-    const auto kind = [&](std::size_t i) { return in.ops[i].kind; };
-    bool ok = false;
-    switch (in.mn) {
-    case Mn::Mov:
-        ok = n == 2 && kind(0) != K::Imm && !(kind(0) == K::Mem && kind(1) == K::Mem);
-        break;
-    case Mn::Mfence:
-    case Mn::Lfence:
-        ok = n == 0;
-        break;
-    case Mn::Xchg:
-        ok = n == 2 && kind(0) != K::Imm && kind(1) != K::Imm &&
-             (kind(0) == K::Mem) != (kind(1) == K::Mem);
-        break;
-    case Mn::Add:
-    case Mn::Sub:
-        ok = n == 2 && kind(0) != K::Imm && kind(1) != K::Mem;
-        break;
-    case Mn::Inc:
-    case Mn::Dec:
-        ok = n == 1 && kind(0) != K::Imm;
-        break;
-    case Mn::Xadd:
-    case Mn::Cmpxchg:
-        ok = n == 2 && kind(0) == K::Mem && kind(1) == K::Reg;
-        break;
-    }
-    if (!ok) {
-        src_.fail(in.offset, "'" + in.text + "': operands not supported for this instruction");
-    }
-    const bool touchesMemory = std::any_of(in.ops.begin(), in.ops.end(),
-                                           [](const Operand& o) { return o.kind == K::Mem; });
-    if (in.locked && (in.mn == Mn::Mov || !touchesMemory)) {
-        src_.fail(in.offset, "'" + in.text + "': LOCK needs a read-modify-write of memory");
-    }
-}
-
-ConditionAtom X86Translator::resolve(const AtomText& a) {
+// An atom of the condition or of `locations`; its register's name goes to
+// `regNames` (the RegId is known after the build), "" for a location.
+ConditionAtom X86Translator::resolve(const AtomText& a, std::vector<std::string>& regNames) {
     ConditionAtom atom;
-    atom.value = a.value;
     if (a.thread) {
-        if (*a.thread >= code_.size()) {
+        const std::size_t n = code_.size();
+        if (*a.thread < 0 || static_cast<std::uint64_t>(*a.thread) >= n) {
             src_.fail(a.offset, "thread " + std::to_string(*a.thread) +
-                                    " does not exist (the "
-                                    "test has " +
-                                    std::to_string(code_.size()) + " threads)");
+                                    " does not exist (the test has " + std::to_string(n) +
+                                    (n == 1 ? " thread)" : " threads)"));
         }
-        const std::string reg = canonicalRegister(a.name, syntax_);
-        if (reg.empty()) {
-            src_.fail(a.offset, "'" + a.name + "' is not a register");
+        const RegName reg = registerName(a.name, syntax_);
+        const int width = syntax_ == Syntax::Att ? 64 : 32;
+        if (reg.name.empty() || reg.width != width) {
+            src_.fail(a.offset,
+                      "'" + a.name + "' is not a " + std::to_string(width) + "-bit register" +
+                          (reg.name.empty() ? "" : " (a condition names " + reg.name + ")"));
         }
-        atom.thread = ThreadId(*a.thread);
-        atomRegs_.emplace_back(*a.thread, reg);
+        const auto t = static_cast<std::size_t>(*a.thread);
+        atom.thread = ThreadId(static_cast<std::uint32_t>(t));
+        atom.value = fitWidth(a.value, width);
+        regNames.push_back(reg.name);
+        regsInCondition_[t].insert(reg.name);
         return atom;
     }
     if (std::find(locations_.begin(), locations_.end(), a.name) == locations_.end()) {
         src_.fail(a.offset, "unknown location '" + a.name +
                                 "': the initial state does not declare it and no thread uses it");
     }
-    atom.addr = addrOf(a.name);
-    atomRegs_.emplace_back(0, "");
+    atom.addr = static_cast<Value>(std::find(locations_.begin(), locations_.end(), a.name) -
+                                   locations_.begin());
+    atom.value = fitWidth(a.value, widthOf(a.name));
+    regNames.emplace_back();
     return atom;
 }
 
-void X86Translator::emit(ProgramBuilder& b, const Insn& in, const std::string& from,
-                         const std::string& to, std::size_t row) {
-    using K = Operand::Kind;
-    const auto value = [&](const Operand& o) {
-        return o.kind == K::Imm ? Expr::constant(o.imm) : Expr::reg(b.reg(o.name));
-    };
-    const auto cell = [&](const Operand& o) {
-        return Expr::cell(memory_.find(o.name), addrOf(o.name));
-    };
-    const SourcePos pos = src_.pos(in.offset);
-    int k = 0;
-    const auto mid = [&] { return "r" + std::to_string(row) + "." + std::to_string(++k); };
-    std::string at = from;
-    // Each step goes to a new state, the last one to `to`.
-    std::vector<Instr> steps;
-    const auto flush = [&](const std::string& last) {
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            const std::string next = i + 1 == steps.size() ? last : mid();
-            b.addTransition(b.state(at), b.state(next), steps[i], pos);
-            at = next;
+// `locations [x; 0:EAX;]`: what the outcome listing shows first.
+std::vector<ConditionAtom> X86Translator::readLocations(std::vector<std::string>& regNames) {
+    std::vector<ConditionAtom> out;
+    for (const Piece& p : splitAt(src_.locations, ';')) {
+        if (p.text.empty()) {
+            continue;
         }
-        steps.clear();
-    };
-    const bool locked = in.locked || (in.mn == Mn::Xchg);
-    const Operand* m = nullptr; // the memory operand, if any
-    for (const Operand& o : in.ops) {
-        m = o.kind == K::Mem ? &o : m;
-    }
-    const Operand& dst = in.ops.empty() ? Operand() : in.ops[0];
-    const RegId tmp = b.reg("tmp");
-    if (locked) {
-        steps.push_back(Instr::plain(InstrKind::Lock));
-    }
-    switch (in.mn) {
-    case Mn::Mov:
-        steps.push_back(dst.kind == K::Mem ? Instr::write(value(in.ops[1]), cell(dst))
-                        : in.ops[1].kind == K::Mem
-                            ? Instr::read(b.reg(dst.name), cell(in.ops[1]))
-                            : Instr::local(b.reg(dst.name), value(in.ops[1])));
-        break;
-    case Mn::Mfence:
-        steps.push_back(Instr::plain(InstrKind::Mfence));
-        break;
-    case Mn::Lfence:
-        steps.push_back(Instr::plain(InstrKind::Noop));
-        break;
-    case Mn::Xchg: {
-        const Operand& r = in.ops[0].kind == K::Reg ? in.ops[0] : in.ops[1];
-        steps.push_back(Instr::read(tmp, cell(*m)));
-        steps.push_back(Instr::write(value(r), cell(*m)));
-        steps.push_back(Instr::local(b.reg(r.name), Expr::reg(tmp)));
-        break;
-    }
-    case Mn::Add:
-    case Mn::Sub:
-    case Mn::Inc:
-    case Mn::Dec: {
-        const ExprOp op = in.mn == Mn::Add || in.mn == Mn::Inc ? ExprOp::Add : ExprOp::Sub;
-        const Expr by = in.ops.size() == 2 ? value(in.ops[1]) : Expr::constant(1);
-        if (dst.kind == K::Reg) {
-            steps.push_back(Instr::local(b.reg(dst.name), Expr::apply(op, value(dst), by)));
-        } else {
-            steps.push_back(Instr::read(tmp, cell(dst)));
-            steps.push_back(Instr::write(Expr::apply(op, Expr::reg(tmp), by), cell(dst)));
+        AtomText a{std::nullopt, std::string(p.text), 0, p.offset};
+        if (const std::size_t colon = p.text.find(':'); colon != std::string_view::npos) {
+            a.thread = parseInteger(trim({p.text.substr(0, colon), 0}).text);
+            if (!a.thread) {
+                src_.fail(p.offset, "expected 'P:REGISTER' or a location, found '" +
+                                        std::string(p.text) + "'");
+            }
+            a.name = std::string(trim({p.text.substr(colon + 1), 0}).text);
+        } else if (a.name.size() > 2 && a.name.front() == '[' && a.name.back() == ']') {
+            a.name = a.name.substr(1, a.name.size() - 2);
         }
-        break;
+        out.push_back(resolve(a, regNames));
     }
-    case Mn::Xadd:
-        steps.push_back(Instr::read(tmp, cell(dst)));
-        steps.push_back(
-            Instr::write(Expr::apply(ExprOp::Add, Expr::reg(tmp), value(in.ops[1])), cell(dst)));
-        steps.push_back(Instr::local(b.reg(in.ops[1].name), Expr::reg(tmp)));
-        break;
-    case Mn::Cmpxchg: {
-        // tmp := [m]; equal to the accumulator: [m] := src; else acc := tmp.
-        steps.push_back(Instr::read(tmp, cell(dst)));
-        const std::string test = mid();
-        flush(test);
-        const std::string join = locked ? mid() : to;
-        const RegId acc = b.reg(syntax_ == Syntax::Att ? "rax" : "EAX");
-        const std::string equal = mid();
-        const std::string differ = mid();
-        b.addTransition(b.state(test), b.state(equal),
-                        Instr::check(Expr::apply(ExprOp::Eq, Expr::reg(tmp), Expr::reg(acc))), pos);
-        b.addTransition(b.state(equal), b.state(join), Instr::write(value(in.ops[1]), cell(dst)),
-                        pos);
-        b.addTransition(b.state(test), b.state(differ),
-                        Instr::check(Expr::apply(ExprOp::Ne, Expr::reg(tmp), Expr::reg(acc))), pos);
-        b.addTransition(b.state(differ), b.state(join), Instr::local(acc, Expr::reg(tmp)), pos);
-        at = join;
-        if (locked) {
-            steps.push_back(Instr::plain(InstrKind::Unlock));
-            flush(to);
-        }
-        return;
-    }
-    }
-    if (locked) {
-        steps.push_back(Instr::plain(InstrKind::Unlock));
-    }
-    flush(to);
+    return out;
 }
 
-void X86Translator::emitThread(ProgramBuilder& b, std::size_t t) {
-    b.addThread("P" + std::to_string(t), "start", src_.pos(threadOffset_[t]));
-    // Initial register values, and registers only the condition names (0).
+// Every location a cell of its own, with its initial value at its width.
+MemoryLayout X86Translator::layout() const {
+    MemoryLayout memory;
+    for (const std::string& loc : locations_) {
+        const auto it = memInit_.find(loc);
+        const Value v = it == memInit_.end() ? 0 : fitWidth(it->second, widthOf(loc));
+        appendVar(memory, loc, 1, false, v == 0 ? std::vector<Value>{} : std::vector<Value>{v});
+    }
+    return memory;
+}
+
+// start -> (init) -> r<ROW> ... -> done; registers with an initial value,
+// and those only the condition names (0), are set first.
+void X86Translator::emitThread(ProgramBuilder& b, const MemoryLayout& memory, std::size_t t) {
+    const SourcePos threadPos = src_.pos(threadOffset_[t]);
+    b.addThread("P" + std::to_string(t), "start", threadPos);
     std::map<std::string, Value> init = regInit_[t];
-    for (const auto& [thread, reg] : atomRegs_) {
-        if (thread == t && !reg.empty() && regsUsed_[t].count(reg) == 0) {
+    for (const std::string& reg : regsInCondition_[t]) {
+        if (regsInCode_[t].count(reg) == 0) {
             init.emplace(reg, 0);
         }
     }
@@ -518,70 +266,59 @@ void X86Translator::emitThread(ProgramBuilder& b, std::size_t t) {
     for (const auto& [reg, value] : init) {
         const std::string next = ++n == init.size() ? "init" : "init." + std::to_string(n);
         b.addTransition(b.state(at), b.state(next), Instr::local(b.reg(reg), Expr::constant(value)),
-                        src_.pos(threadOffset_[t]));
+                        threadPos);
         at = next;
     }
+    const std::string acc = syntax_ == Syntax::Att ? "rax" : "EAX";
     for (std::size_t i = 0; i < code_[t].size(); ++i) {
         const std::string to =
             i + 1 == code_[t].size() ? "done" : "r" + std::to_string(rowOf_[t][i]);
-        emit(b, code_[t][i], at, to, rowOf_[t][i]);
+        const EmitContext c{b, memory, tmp_, acc, src_.pos(code_[t][i].offset), rowOf_[t][i]};
+        emitInstruction(c, code_[t][i], at, to);
         at = to;
     }
+}
+
+RegId X86Translator::regId(const Program& p, std::size_t t, const std::string& name) const {
+    const std::vector<std::string>& names = p.threads[t].regNames;
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) {
+        throw std::logic_error("litmus: register " + name + " of P" + std::to_string(t) +
+                               " was not built");
+    }
+    return RegId(static_cast<std::uint32_t>(it - names.begin()));
 }
 
 LitmusProgram X86Translator::run() {
     readInit();
     readThreads();
+    while (std::find(locations_.begin(), locations_.end(), tmp_) != locations_.end()) {
+        tmp_ += "_"; // a register may not have a location's name
+    }
     LitmusProgram out;
-    std::vector<std::pair<std::size_t, std::string>> locationRegs;
+    std::vector<std::string> locationRegs;
+    std::vector<std::string> atomRegs;
     if (!src_.locations.text.empty()) {
-        for (const Piece& p : splitAt(src_.locations, ';')) {
-            if (p.text.empty()) {
-                continue;
-            }
-            AtomText a{std::nullopt, std::string(p.text), 0, p.offset};
-            if (const std::size_t colon = p.text.find(':'); colon != std::string_view::npos) {
-                const std::optional<Value> th = parseInteger(p.text.substr(0, colon));
-                a.thread = th && *th >= 0 ? static_cast<std::uint32_t>(*th) : ~0U;
-                a.name = std::string(p.text.substr(colon + 1));
-            }
-            out.locations.push_back(resolve(a));
-        }
+        out.locations = readLocations(locationRegs);
     }
-    locationRegs = atomRegs_;
-    atomRegs_.clear();
-    out.condition =
-        parseCondition(src_, src_.condition, [this](const AtomText& a) { return resolve(a); });
-    for (const std::string& loc : locations_) {
-        const auto it = memInit_.find(loc);
-        appendVar(memory_, loc, 1, false,
-                  it == memInit_.end() ? std::vector<Value>{} : std::vector<Value>{it->second}, {});
-    }
-    // Registers the condition or `locations` name exist in every thread.
-    atomRegs_.insert(atomRegs_.end(), locationRegs.begin(), locationRegs.end());
+    out.condition = parseCondition(src_, src_.condition,
+                                   [&](const AtomText& a) { return resolve(a, atomRegs); });
+    const MemoryLayout memory = layout();
     ProgramBuilder b(src_.sourceName());
-    b.setMemory(memory_);
+    b.setMemory(memory);
     for (std::size_t t = 0; t < code_.size(); ++t) {
-        emitThread(b, t);
+        emitThread(b, memory, t);
     }
     out.program = b.build();
-    const auto regId = [&](std::size_t t, const std::string& name) {
-        const std::vector<std::string>& names = out.program.threads[t].regNames;
-        return RegId(static_cast<std::uint32_t>(std::find(names.begin(), names.end(), name) -
-                                                names.begin()));
+    const auto fix = [&](std::vector<ConditionAtom>& atoms, const std::vector<std::string>& regs) {
+        for (std::size_t i = 0; i < atoms.size(); ++i) {
+            if (!regs[i].empty()) {
+                atoms[i].reg = regId(out.program, atoms[i].thread.index(), regs[i]);
+            }
+        }
     };
-    for (std::size_t i = 0; i < out.condition.atoms.size(); ++i) {
-        const auto& [t, reg] = atomRegs_[i];
-        if (!reg.empty()) {
-            out.condition.atoms[i].reg = regId(t, reg);
-        }
-    }
-    for (std::size_t i = 0; i < out.locations.size(); ++i) {
-        const auto& [t, reg] = locationRegs[i];
-        if (!reg.empty()) {
-            out.locations[i].reg = regId(t, reg);
-        }
-    }
+    fix(out.condition.atoms, atomRegs);
+    fix(out.locations, locationRegs);
     return out;
 }
 

@@ -1,16 +1,12 @@
 #pragma once
 // herd's X86 (Intel syntax: `MOV [x],$1`, `MOV EAX,[x]`) and X86_64 (AT&T
 // syntax: `movl $1,(x)`, `movl (x),%eax`) litmus tests as programs of
-// tsoreach's language (docs/litmus.md has the table):
-//   MOV             read, write or local
-//   MFENCE          mfence; LFENCE: noop (no model here reorders loads)
-//   XCHG with memory, and every LOCK-prefixed ADD/SUB/INC/DEC/XADD/CMPXCHG/
-//   XCHG: lock, read, write, unlock: `lock` waits for the thread's buffers
-//   to drain and `unlock` for its write, and no other thread moves between,
-//   so the instruction is atomic and a full fence, as on x86
-//   the same instructions without LOCK: a read, then a write (not atomic)
-// Straight-line code only: each thread a chain of states start -> r1 -> ...
-// -> done (the state after the last row's instruction is `done`).
+// tsoreach's language (docs/litmus.md has the table). x86_syntax reads an
+// instruction, x86_emit makes its transitions; this file reads the initial
+// state and the rows, lays out the locations as named memory (each with one
+// width, 32 or 64 bits, for all its accesses), resolves the condition's
+// atoms and builds the threads. Straight-line code only: each thread a
+// chain of states start -> r1 -> ... -> done.
 
 #include "litmus_source.hpp"
 #include "tsoreach/lang/condition.hpp"

@@ -22,7 +22,9 @@
 // final state extends to one of these states (flush every buffer, let the
 // observer run). A buffered store at a goal state changes neither. So a goal
 // state is reachable iff a final state satisfies some t_k, under every
-// memory model whose fences drain a thread's stores.
+// memory model whose fences drain a thread's stores. An unsatisfiable
+// searched formula (no term) gets one term whose branch of the first thread
+// is `check 0`: a goal state no execution reaches.
 
 #include "tsoreach/frontends/front_end.hpp"
 
