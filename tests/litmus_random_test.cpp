@@ -41,12 +41,13 @@ constexpr int kRegs = 4;
 constexpr std::size_t kMaxReportedPerBatch = 3;
 const char* const kPlainLocations[] = {"x", "y", "z"};
 // Names the goal construction also uses for its states, registers and
-// flags (condition_goal.cpp), and instruction keywords of tsoreach's
-// language. Not `tmp` (the front end's register for a read-modify-write)
-// nor tsoreach's item keywords (`final`, `end`, `thread`, `initial`,
-// `transition`, `memory`): the front end refuses those as locations.
-const char* const kTrickyLocations[] = {"d",   "done",     "read",  "start", "init", "r1",
-                                        "got", "observer", "write", "lock",  "P1",   "seen"};
+// flags (condition_goal.cpp), `tmp` (the front end's register for a
+// read-modify-write: a location of that name was once refused), and
+// instruction keywords of tsoreach's language. Not tsoreach's item
+// keywords (`final`, `end`, `thread`, `initial`, `transition`, `memory`):
+// the front end refuses those as locations.
+const char* const kTrickyLocations[] = {"d",        "done",  "read", "start", "init", "r1", "got",
+                                        "observer", "write", "lock", "P1",    "seen", "tmp"};
 const char* const kIntel[] = {"EAX", "EBX", "ECX", "EDX"};
 const char* const kAtt64[] = {"rax", "rbx", "rcx", "rdx"}; // the front end's names
 const char* const kAtt32[] = {"eax", "ebx", "ecx", "edx"};
