@@ -1167,6 +1167,31 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
 // states by name with the condition's counts, print gives a program that
 // reach answers the same way, replay takes reach's trace.
 // `-` reads the program from standard input; messages call it <stdin>.
+// --progress: every searching engine prints a line within 1.5 s of a long
+// search (counters 3 9 of bench/gen_counters.py: 3 M states under SC).
+TEST_F(Cli, ProgressOnLongSearches) {
+    std::string text;
+    for (int t = 0; t < 3; ++t) {
+        const std::string own = std::to_string(t + 1);
+        text += "thread c" + std::to_string(t) + "\ninitial a\nfinal bad\n" +
+                "transition a b read r " + own + "\ntransition b c write % + r 1 9 " + own +
+                "\ntransition c d read s 0\ntransition d a write % + s 1 9 0\n" +
+                "transition d bad check == s 9\nend\n";
+    }
+    const std::string f = write("counters.txt", text);
+    const std::pair<std::string, std::string> runs[] = {
+        {"reach " + f + " --model sc --engine explicit --jobs 1", "explicit: 1.0 s, "},
+        {"reach " + f + " --model sc --engine explicit --jobs 2", "explicit: 1.0 s, "},
+        {"explore " + f + " --model sc --engine dpor --unroll 4", "dpor: 1.0 s, "},
+        {"explore " + f + " --model sc --engine rf --unroll 4", "rf: 1.0 s, "},
+    };
+    for (const auto& [args, line] : runs) {
+        Outcome o = run(args + " --progress --timeout 1.5");
+        EXPECT_NE(o.err.find(line), std::string::npos) << args << "\n" << o.err;
+        EXPECT_EQ(o.err.find("reports none"), std::string::npos) << args << "\n" << o.err;
+    }
+}
+
 TEST_F(Cli, ProgramFromStandardInput) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
     Outcome tso = run("reach - --model tso < " + sb);

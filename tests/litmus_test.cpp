@@ -285,6 +285,7 @@ TEST(Litmus, ErrorsArePositioned) {
         {"X86 T\n{ 100000000000:EAX=1; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 2, 3,
          "thread 100000000000 does not exist"},
         {"X86 T\n{ x=0; x=1; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 2, 8, "two initial"},
+        {"X86 T\n{ final=0; }\n P0 ;\n MOV [final],$1 ;\nexists (final=1)\n", 2, 3, "keyword"},
     };
     for (const Bad& b : bad) {
         try {

@@ -132,6 +132,7 @@ EngineEntry lazyRow() {
 EngineEntry explicitRow() {
     EngineEntry e;
     e.name = "explicit";
+    e.reportsProgress = true; // ResourceMonitor::progress
     e.description = "explicit-state search over the operational semantics (--search dfs|bfs)";
     e.reachModels = {SC, TSO, PSO};
     e.outcomeModels = {SC, TSO, PSO};
@@ -166,6 +167,7 @@ EngineEntry explicitRow() {
 EngineEntry attacksRow() {
     EngineEntry e;
     e.name = "attacks";
+    e.reportsProgress = true; // its searches (explicit) report
     e.description = "robustness against TSO by attacks, each an SC reachability check (paper 004)";
     e.robustnessModels = {TSO};
     e.stateUnit = "the states of each attack's SC search";
@@ -204,6 +206,7 @@ EngineEntry attacksRow() {
 EngineEntry dporRow() {
     EngineEntry e;
     e.name = "dpor";
+    e.reportsProgress = true; // ResourceMonitor::progress
     e.description = "stateless DPOR over chronological traces (acyclic programs without locks)";
     e.reachModels = {SC, TSO, PSO};
     e.exploreModels = {SC, TSO, PSO};
@@ -228,6 +231,7 @@ EngineEntry dporRow() {
 EngineEntry rfRow() {
     EngineEntry e;
     e.name = "rf";
+    e.reportsProgress = true; // ResourceMonitor::progress
     e.description =
         "exploration by reads-from classes with consistency checks (acyclic programs without "
         "locks)";

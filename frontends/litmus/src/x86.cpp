@@ -2,6 +2,7 @@
 
 #include "condition_parser.hpp"
 #include "tsoreach/lang/builder.hpp"
+#include "tsoreach/lang/tokens.hpp"
 #include "x86_emit.hpp"
 #include "x86_syntax.hpp"
 
@@ -58,6 +59,11 @@ class X86Translator {
 void X86Translator::useLocation(const std::string& name, std::size_t offset, int width) {
     if (!isIdentifier(name)) {
         src_.fail(offset, "'" + name + "' is not a location name");
+    }
+    if (!detail::isMemoryNameToken(name)) { // final, thread, end, memory, ...
+        src_.fail(offset, "location '" + name +
+                              "' has the name of a keyword of tsoreach's language, which the "
+                              "translation keeps; rename it");
     }
     if (std::find(locations_.begin(), locations_.end(), name) == locations_.end()) {
         locations_.push_back(name);

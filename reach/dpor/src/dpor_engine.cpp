@@ -246,6 +246,9 @@ class Explorer {
     }
 
     std::optional<std::string> limitReason() {
+        monitor_.progress("dpor", result_.stats.events, "events",
+                          std::to_string(result_.stats.executions) + " executions, depth " +
+                              std::to_string(nodes_.size()));
         return monitor_.exceeded(nodes_.size() * (sizeof(Node) + 64 * procs_));
     }
 

@@ -214,6 +214,8 @@ template <class Semantics> class ExplicitSearch {
             stopReason_ = *why;
             return true;
         }
+        monitor_.progress("explicit", store_.size(), "states",
+                          "depth " + std::to_string(stack_.size()));
         if (options_.stopAtBound && sem_.boundHit()) {
             stopReason_ = boundHitReason(options_);
             return true;

@@ -167,6 +167,7 @@ template <class Semantics> class ParallelSearch {
         std::vector<Successor> succs; // only grows
         // Read by the other threads (the memory limit): on a line of its own.
         alignas(64) std::atomic<std::size_t> stackBytes{0};
+        std::atomic<std::uint64_t> expanded{0}; // states expanded, updated at each check
     };
 
     // The initial state, stored by thread 0; false when it is the goal.
@@ -401,9 +402,16 @@ template <class Semantics> class ParallelSearch {
 
     void checkLimits(Worker& me, ResourceMonitor& monitor) {
         me.stackBytes.store(me.stack.capacity() * sizeof(SharedRef), std::memory_order_relaxed);
+        me.expanded.fetch_add(checkEvery, std::memory_order_relaxed);
         std::size_t bytes = store_.bytesAtNextGrowth();
+        std::uint64_t expanded = 0;
         for (const auto& w : workers_) {
             bytes += w->stackBytes.load(std::memory_order_relaxed);
+            expanded += w->expanded.load(std::memory_order_relaxed);
+        }
+        if (&me == workers_.front().get()) { // one thread speaks for all
+            monitor.progress("explicit", expanded, "states expanded",
+                             std::to_string(workers_.size()) + " threads");
         }
         if (auto why = monitor.exceeded(bytes)) {
             stop(*why);

@@ -244,6 +244,7 @@ class Explorer {
             return "state limit of " + std::to_string(o.maxStates) +
                    " reached (--max-states: maximal executions explored)";
         }
+        monitor_.progress("rf", result_.stats.events, "executions");
         return monitor_.exceeded(workBytes_ + keyBytes_);
     }
 

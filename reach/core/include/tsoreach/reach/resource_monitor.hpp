@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -25,12 +26,20 @@ class ResourceMonitor {
     // plus `searchBytes`, what the search holds now (cheap, checked every
     // call), and every 20 ms the real resident size.
     std::optional<std::string> exceeded(std::size_t searchBytes);
+    // With --progress (Options::progress), at most once a second: a line
+    // "ENGINE: 3.0 s, 1234567 UNIT (410000/s), DETAIL, 350 MB". The
+    // engines call it where they check their limits; `detail` may be
+    // empty ("depth 57", "frontier 1200").
+    void progress(const char* engine, std::uint64_t count, const char* unit,
+                  const std::string& detail = "");
     [[nodiscard]] double elapsedSeconds() const;
 
   private:
     std::chrono::steady_clock::time_point start_;
     StopPoll poll_;
     double baselineMb_ = 0;
+    std::function<void(const std::string&)> sink_; // Options::progress
+    std::chrono::steady_clock::time_point lastLine_;
 };
 
 } // namespace tsoreach::reach
