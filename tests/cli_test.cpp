@@ -1192,6 +1192,40 @@ TEST_F(Cli, ProgressOnLongSearches) {
     }
 }
 
+// Traces for people: the shortest trace when a small breadth-first search
+// finds it, the same on every run and for every --jobs; --trace full keeps
+// the deciding engine's.
+TEST_F(Cli, TracesAreShortAndTheSameEveryTime) {
+    const std::string pet = std::string(TSOREACH_SOURCE_DIR) + "/examples/peterson.txt";
+    const auto steps = [](const std::string& out) {
+        std::size_t n = 0;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);) {
+            n += line.size() > 4 && line[3] == ' ' && std::isdigit(line[2]) != 0 ? 1 : 0;
+        }
+        return n;
+    };
+    Outcome tso = run("reach " + pet);
+    ASSERT_EQ(tso.code, 10) << tso.err;
+    EXPECT_LE(steps(tso.out), 15U) << tso.out;
+    Outcome full = run("reach " + pet + " --trace full");
+    EXPECT_GE(steps(full.out), steps(tso.out)) << full.out;
+    for (const char* jobs : {"1", "2"}) {
+        EXPECT_EQ(run("reach " + pet + " --engine explicit --jobs " + jobs).out,
+                  run("reach " + pet + " --engine explicit --jobs 1").out);
+    }
+    const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
+    const std::string first = run("reach " + sb).out;
+    for (int i = 0; i < 41; ++i) {
+        ASSERT_EQ(run("reach " + sb).out, first) << "run " << i + 2;
+    }
+    // The README shows that trace.
+    std::ifstream readme(std::string(TSOREACH_SOURCE_DIR) + "/README.md");
+    std::stringstream text;
+    text << readme.rdbuf();
+    EXPECT_NE(text.str().find(first), std::string::npos) << first;
+}
+
 TEST_F(Cli, ProgramFromStandardInput) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
     Outcome tso = run("reach - --model tso < " + sb);
