@@ -2,6 +2,7 @@
 
 #include "tsoreach/lang/printer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -121,6 +122,46 @@ std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
     return "the formula holds in " + std::to_string(positive) + " of " +
            std::to_string(l.outcomes.size()) + " final states (marked *)\n" + a.word + "\n" +
            a.line + "\n";
+}
+
+std::vector<BufferView> buffersAfterSteps(const Program& p, const reach::Trace& trace) {
+    std::vector<BufferView> out;
+    if (reach::modelInfo(trace.model).buffers == reach::BufferKind::None) {
+        return out;
+    }
+    BufferView now;
+    now.threads.resize(p.threads.size());
+    for (const reach::TraceStep& s : trace.steps) {
+        now.overtaken.clear();
+        std::vector<BufferedStore>& mine = now.threads[s.thread.index()];
+        if (s.kind == reach::StepKind::Flush && s.addr) {
+            const auto it = std::find_if(mine.begin(), mine.end(),
+                                         [&](const BufferedStore& b) { return b.addr == *s.addr; });
+            now.overtaken.assign(mine.begin(), it); // none under TSO: it is the oldest
+            if (it != mine.end()) {
+                mine.erase(it);
+            }
+        } else if (s.kind == reach::StepKind::Instruction &&
+                   p.transition(s.transition).instr.kind == InstrKind::Write && s.addr && s.value) {
+            mine.push_back({*s.addr, *s.value});
+        }
+        out.push_back(now);
+    }
+    return out;
+}
+
+std::string describeBuffers(const Program& p, const BufferView& v) {
+    std::string out;
+    for (std::size_t t = 0; t < v.threads.size(); ++t) {
+        if (v.threads[t].empty()) {
+            continue;
+        }
+        out += (out.empty() ? "" : "; ") + p.threads[t].name + ":";
+        for (const BufferedStore& b : v.threads[t]) {
+            out += " " + p.memory.label(b.addr) + "=" + std::to_string(b.value);
+        }
+    }
+    return out;
 }
 
 std::string cellName(const Program& p, Value addr) {

@@ -46,6 +46,24 @@ bool outcomeSatisfies(const FinalCondition& c, const reach::Outcome& o);
 // the answer.
 std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
                              const reach::OutcomeList& l);
+// A store waiting in a thread's buffer.
+struct BufferedStore {
+    Value addr = 0;
+    Value value = 0;
+};
+// What the store buffers hold after one step of a TSO or PSO trace.
+struct BufferView {
+    std::vector<std::vector<BufferedStore>> threads; // by thread, oldest first
+    // A flush under PSO: the older stores of its thread, to other cells,
+    // that it overtakes (empty otherwise).
+    std::vector<BufferedStore> overtaken;
+};
+// The buffers after each step (empty under SC), read off the trace's writes
+// and flushes: a write joins its thread's buffer, a flush leaves with the
+// oldest store to its cell.
+std::vector<BufferView> buffersAfterSteps(const Program& p, const reach::Trace& trace);
+// "t0: x=1 turn=1; t1: flag[1]=1": the non-empty buffers.
+std::string describeBuffers(const Program& p, const BufferView& v);
 // A cell as reports name it: its declared name, else mem[ADDR].
 std::string cellName(const Program& p, Value addr);
 // Whether thread t can end in more than one control state (outcomes then

@@ -17,8 +17,23 @@ using reach::TraceStep;
 
 namespace {
 
+// A thread's buffered stores, oldest first.
+nlohmann::ordered_json storesJson(const Program& p, const std::vector<BufferedStore>& stores) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const BufferedStore& b : stores) {
+        nlohmann::ordered_json one = {{"addr", b.addr}};
+        if (std::string var = p.memory.cellName(b.addr); !var.empty()) {
+            one["var"] = var;
+        }
+        one["value"] = b.value;
+        out.push_back(one);
+    }
+    return out;
+}
+
 nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    const std::vector<BufferView> buffers = buffersAfterSteps(p, trace);
     std::size_t n = 0;
     for (const TraceStep& s : trace.steps) {
         const Thread& th = p.thread(s.thread);
@@ -47,6 +62,19 @@ nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
         }
         if (s.forwarded) {
             step["source"] = *s.forwarded ? "buffer" : "memory";
+        }
+        if (!buffers.empty()) { // after the step (n counts it already)
+            const BufferView& v = buffers[n - 1];
+            nlohmann::ordered_json threads = nlohmann::ordered_json::object();
+            for (std::size_t t = 0; t < v.threads.size(); ++t) {
+                if (!v.threads[t].empty()) {
+                    threads[p.threads[t].name] = storesJson(p, v.threads[t]);
+                }
+            }
+            step["buffers"] = threads;
+            if (!v.overtaken.empty()) {
+                step["overtakes"] = storesJson(p, v.overtaken);
+            }
         }
         out.push_back(step);
     }

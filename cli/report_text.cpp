@@ -17,21 +17,35 @@ using reach::TraceStep;
 std::string traceTable(const Program& p, const reach::Trace& trace) {
     std::ostringstream out;
     // Rows of cells, then pad every column to its widest cell.
+    // Under TSO and PSO a last column shows the buffers after each step.
+    const std::vector<BufferView> buffers = buffersAfterSteps(p, trace);
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"step", "thread", "transition", "instruction", "line", "effect"});
+    if (!buffers.empty()) {
+        rows.back().push_back("buffers (oldest first)");
+    }
     std::size_t n = 0;
     for (const TraceStep& s : trace.steps) {
         const Thread& th = p.thread(s.thread);
-        if (s.kind == StepKind::Flush) {
-            rows.push_back(
-                {std::to_string(++n), th.name, "", "flush", "", effect(p, trace.model, s)});
-            continue;
+        std::string what = effect(p, trace.model, s);
+        if (!buffers.empty() && !buffers[n].overtaken.empty()) {
+            BufferView older;
+            older.threads.resize(p.threads.size());
+            older.threads[s.thread.index()] = buffers[n].overtaken;
+            what += " (overtakes" + describeBuffers(p, older).substr(th.name.size() + 1) + ")";
         }
-        const Transition& tr = p.transition(s.transition);
-        rows.push_back({std::to_string(++n), th.name,
-                        th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
-                        printInstruction(p, tr), std::to_string(tr.pos.line),
-                        effect(p, trace.model, s)});
+        if (s.kind == StepKind::Flush) {
+            rows.push_back({std::to_string(n + 1), th.name, "", "flush", "", what});
+        } else {
+            const Transition& tr = p.transition(s.transition);
+            rows.push_back({std::to_string(n + 1), th.name,
+                            th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
+                            printInstruction(p, tr), std::to_string(tr.pos.line), what});
+        }
+        if (!buffers.empty()) {
+            rows.back().push_back(describeBuffers(p, buffers[n]));
+        }
+        ++n;
     }
     std::vector<std::size_t> width(rows[0].size(), 0);
     for (const auto& row : rows) {

@@ -1226,6 +1226,26 @@ TEST_F(Cli, TracesAreShortAndTheSameEveryTime) {
     EXPECT_NE(text.str().find(first), std::string::npos) << first;
 }
 
+// Under TSO and PSO a trace shows the buffers after each step, and a PSO
+// flush says which older stores it overtakes; JSON alike.
+TEST_F(Cli, TracesShowTheBuffers) {
+    const std::string w = std::string(TSOREACH_SOURCE_DIR) + "/examples/2+2w.txt";
+    Outcome pso = run("reach " + w + " --model pso");
+    ASSERT_EQ(pso.code, 10) << pso.err;
+    EXPECT_NE(pso.out.find("buffers (oldest first)"), std::string::npos) << pso.out;
+    EXPECT_NE(pso.out.find("y := 2 (overtakes x=1)  w0: x=1"), std::string::npos) << pso.out;
+    const nlohmann::json j = nlohmann::json::parse(run("reach " + w + " --model pso --json").out);
+    bool overtakes = false;
+    for (const auto& step : j["trace"]) {
+        ASSERT_TRUE(step.contains("buffers")) << step;
+        overtakes = overtakes || step.contains("overtakes");
+    }
+    EXPECT_TRUE(overtakes) << j["trace"];
+    EXPECT_EQ(j["trace"][0U]["buffers"]["w0"][0U]["var"], "x");
+    Outcome sc = run("reach " + std::string(TSOREACH_SOURCE_DIR) + "/examples/mp.txt --model sc");
+    EXPECT_EQ(sc.out.find("buffers"), std::string::npos) << sc.out; // SC has none
+}
+
 TEST_F(Cli, ProgramFromStandardInput) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
     Outcome tso = run("reach - --model tso < " + sb);
