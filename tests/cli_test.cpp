@@ -1,6 +1,7 @@
 // The tsoreach binary as a user runs it: exit codes, report shapes, errors.
 
 #include "limit_programs.hpp"
+#include "support/cli_fixture.hpp"
 #include "test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -18,46 +19,10 @@
 namespace tsoreach {
 namespace {
 
-struct Outcome {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
+using Outcome = test::CliOutcome;
 
-class Cli : public ::testing::Test {
+class Cli : public test::CliFixture {
   protected:
-    void SetUp() override {
-        dir = std::filesystem::temp_directory_path() /
-              ("tsoreach-cli-test-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::create_directories(dir);
-    }
-    void TearDown() override { std::filesystem::remove_all(dir); }
-
-    std::string write(const std::string& name, const std::string& text) {
-        std::filesystem::path p = dir / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p.string();
-    }
-
-    static std::string slurp(const std::filesystem::path& p) {
-        std::ifstream in(p, std::ios::binary);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-
-    Outcome run(const std::string& args) {
-        std::string cmd = std::string("'") + TSOREACH_BINARY + "' " + args + " >'" +
-                          (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() + "'";
-        int status = std::system(cmd.c_str());
-        Outcome r;
-        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        r.out = slurp(dir / "stdout");
-        r.err = slurp(dir / "stderr");
-        return r;
-    }
-
     // Runs `args` and expects `unknown` (exit 3) whose reason contains
     // `reason`, within the bound of --timeout `seconds` (given in `args`);
     // with `json`, the same from the JSON report.
@@ -68,8 +33,6 @@ class Cli : public ::testing::Test {
                        const std::string& reason, bool json);
     // run(), timed: its wall-clock seconds in `wall`.
     Outcome timedRun(const std::string& args, double& wall);
-
-    std::filesystem::path dir;
 };
 
 constexpr const char* kSb = R"(# store buffering

@@ -12,6 +12,7 @@
 // answers; generate(index) regenerates it.
 
 #include "support/brute_force_engine.hpp"
+#include "support/litmus_answers.hpp"
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/frontends/condition_goal.hpp"
 #include "tsoreach/frontends/litmus/front_end.hpp"
@@ -887,33 +888,11 @@ Generated generate(std::size_t index) {
 // ------------------------------------------------------------------ checks
 
 // herd's word for whether the searched formula was reachable.
-std::string word(Quantifier q, bool reachable) {
-    if (q == Quantifier::Forall) {
-        return reachable ? "No" : "Ok";
-    }
-    return reachable ? "Allowed" : "Forbidden";
-}
 
 bool searchedReachable(const Generated& t, const std::set<Final>& finals) {
     return std::any_of(finals.begin(), finals.end(), [&](const Final& f) {
         return holds(t, f) != (t.quantifier == Quantifier::Forall);
     });
-}
-
-// As litmus_test.cpp's answerByOutcomes: the parsed condition on the final states.
-std::string answerByOutcomes(const LoadedProgram& in, const reach::OutcomeList& l) {
-    bool found = false;
-    for (const reach::Outcome& o : l.outcomes) {
-        const bool holds = formulaHolds(*in.condition, [&](const ConditionAtom& a) -> Value {
-            if (a.isCell()) {
-                const auto it = o.memory.find(a.addr);
-                return it == o.memory.end() ? 0 : it->second;
-            }
-            return o.regs[a.thread.index()][a.reg.index()];
-        });
-        found = found || (in.condition->quantifier == Quantifier::Forall ? !holds : holds);
-    }
-    return word(in.condition->quantifier, found);
 }
 
 // The front end's final states in the reference's layout (a register the
@@ -966,7 +945,7 @@ std::string engineAnswer(const LoadedProgram& in, const std::string& engine, Mem
     if (r.verdict == reach::Verdict::Unknown) {
         return "unknown: " + r.reason;
     }
-    return word(in.condition->quantifier, r.verdict == reach::Verdict::Reachable);
+    return test::herdWord(in.condition->quantifier, r.verdict == reach::Verdict::Reachable);
 }
 
 struct Checked {
@@ -994,8 +973,8 @@ void checkModel(const Generated& t, const LoadedProgram& plain, const LoadedProg
                              "\n  reference:" + show(t, ref));
     }
     c.reachable[m] = searchedReachable(t, ref);
-    const std::string expected = word(t.quantifier, c.reachable[m]);
-    const std::string byOutcomes = answerByOutcomes(plain, l);
+    const std::string expected = test::herdWord(t.quantifier, c.reachable[m]);
+    const std::string byOutcomes = test::answerFromOutcomes(*plain.condition, l);
     if (byOutcomes != expected) {
         c.problems.push_back(model + ": the parsed condition on the final states says " +
                              byOutcomes + ", the generated formula on the reference's " + expected);

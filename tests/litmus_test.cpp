@@ -5,6 +5,7 @@
 // and the condition's normal form.
 
 #include "support/brute_force_engine.hpp"
+#include "support/litmus_answers.hpp"
 #include "test_util.hpp"
 #include "tsoreach/engines/catalog.hpp"
 #include "tsoreach/frontends/condition_goal.hpp"
@@ -50,14 +51,6 @@ std::map<reach::MemoryModel, std::string> expected(const std::string& text) {
     return out;
 }
 
-// herd's word for whether the searched formula was reachable.
-std::string word(const FinalCondition& c, bool reachable) {
-    if (c.quantifier == Quantifier::Forall) {
-        return reachable ? "No" : "Ok";
-    }
-    return reachable ? "Allowed" : "Forbidden";
-}
-
 // The answer from the final states of the program as written: the searched
 // formula is reachable when a final state satisfies it (forall: fails it).
 std::string answerByOutcomes(const LoadedProgram& in, reach::MemoryModel m) {
@@ -66,18 +59,7 @@ std::string answerByOutcomes(const LoadedProgram& in, reach::MemoryModel m) {
         p, m, [&](const reach::ExploreOptions& o) { return reach::explicitFinalStates(p, m, o); },
         {});
     EXPECT_TRUE(l.complete) << l.reason;
-    bool found = false;
-    for (const reach::Outcome& o : l.outcomes) {
-        const bool holds = formulaHolds(*in.condition, [&](const ConditionAtom& a) -> Value {
-            if (a.isCell()) {
-                const auto it = o.memory.find(a.addr);
-                return it == o.memory.end() ? 0 : it->second;
-            }
-            return o.regs[a.thread.index()][a.reg.index()];
-        });
-        found = found || (in.condition->quantifier == Quantifier::Forall ? !holds : holds);
-    }
-    return word(*in.condition, found);
+    return test::answerFromOutcomes(*in.condition, l);
 }
 
 TEST(Litmus, EnoughExamplesEachWithItsAnswers) {
@@ -163,7 +145,8 @@ TEST_P(LitmusVerdict, MatchesTheFile) {
         EXPECT_NE(r.reason.find("lock/unlock"), std::string::npos) << r.reason;
         return;
     }
-    EXPECT_EQ(word(*in.condition, r.verdict == reach::Verdict::Reachable), expected(text)[c.model])
+    EXPECT_EQ(test::herdWord(in.condition->quantifier, r.verdict == reach::Verdict::Reachable),
+              expected(text)[c.model])
         << c.file << " under " << reach::name(c.model);
 }
 
@@ -196,7 +179,8 @@ TEST(Litmus, GoalAgreesWithFinalStatesOnEveryShapeOfCondition) {
                 const engines::EngineEntry& e = kCatalog.find(engines::Task::Reach, engine, m);
                 const reach::Result r =
                     reach::runChecked(*e.makeReach(m), in.program, *in.goal, reach::Options());
-                EXPECT_EQ(word(*in.condition, r.verdict == reach::Verdict::Reachable),
+                EXPECT_EQ(test::herdWord(in.condition->quantifier,
+                                         r.verdict == reach::Verdict::Reachable),
                           answerByOutcomes(plain, m))
                     << cond << " under " << reach::name(m) << " with " << engine;
             }
@@ -246,7 +230,9 @@ TEST(Litmus, WidthsAreX86s) {
             const engines::EngineEntry& e = kCatalog.find(engines::Task::Reach, "explicit", m);
             const reach::Result r =
                 reach::runChecked(*e.makeReach(m), g.program, *g.goal, reach::Options());
-            EXPECT_EQ(word(*g.condition, r.verdict == reach::Verdict::Reachable), c.answer)
+            EXPECT_EQ(
+                test::herdWord(g.condition->quantifier, r.verdict == reach::Verdict::Reachable),
+                c.answer)
                 << c.text;
         }
     }

@@ -3,6 +3,8 @@
 // cells a program declares, and keep numbers for the others; a replayed
 // JSON trace of a named program replays.
 
+#include "support/cli_fixture.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -17,49 +19,8 @@
 namespace tsoreach {
 namespace {
 
-struct Outcome {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-class NamesCli : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("tsoreach-names-test-" + std::to_string(::getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::create_directories(dir_);
-    }
-    void TearDown() override { std::filesystem::remove_all(dir_); }
-
-    std::string write(const std::string& name, const std::string& text) {
-        const std::filesystem::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p.string();
-    }
-
-    static std::string slurp(const std::filesystem::path& p) {
-        std::ifstream in(p, std::ios::binary);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-
-    Outcome run(const std::string& args) {
-        const std::string cmd = std::string("'") + TSOREACH_BINARY + "' " + args + " >'" +
-                                (dir_ / "stdout").string() + "' 2>'" + (dir_ / "stderr").string() +
-                                "'";
-        const int status = std::system(cmd.c_str());
-        Outcome r;
-        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        r.out = slurp(dir_ / "stdout");
-        r.err = slurp(dir_ / "stderr");
-        return r;
-    }
-
-    std::filesystem::path dir_;
-};
+using Outcome = test::CliOutcome;
+using NamesCli = test::CliFixture;
 
 // SB over named cells, plus a store to a cell no variable holds.
 constexpr const char* kSb = R"(memory x y = 0 pad flag[2] = {0, 1}
@@ -143,7 +104,7 @@ end
     for (const nlohmann::json& e : doc["witnesses"][0]["cycle"]) {
         EXPECT_EQ(e["var"], e["addr"] == 0 ? "x" : "y") << e;
     }
-    const std::filesystem::path dot = dir_ / "g.dot";
+    const std::filesystem::path dot = dir / "g.dot";
     ASSERT_EQ(run("robust " + f + " --dot " + dot.string()).code, 10);
     const std::string graph = slurp(dot);
     EXPECT_TRUE(has(graph, "W x\"")) << graph;
@@ -191,7 +152,7 @@ transition a b write 1 y
 transition b c read s x
 end
 )");
-    const std::filesystem::path fenced = dir_ / "fenced.txt";
+    const std::filesystem::path fenced = dir / "fenced.txt";
     const Outcome r = run("fences " + f + " --target robustness --apply " + fenced.string());
     ASSERT_EQ(r.code, 0) << r.err << r.out;
     EXPECT_TRUE(has(r.out, "past 'read r y'")) << r.out;
