@@ -462,9 +462,13 @@ template <class Policy> class OperationalSemantics {
         return -1;
     }
 
-    // First word of thread t's buffer entries.
+    // First word of thread t's buffer entries (fixedWords_ under SC, whose
+    // states have no buffer lengths to read: describe() asks for a load).
     [[nodiscard]] std::size_t bufBase(std::span<const StateWord> s, std::size_t t) const {
         std::size_t base = fixedWords_;
+        if constexpr (!Policy::buffered) {
+            return base;
+        }
         for (std::size_t u = 0; u < t; ++u) {
             base += 2 * static_cast<std::size_t>(s[bufLenWord_ + u]);
         }
