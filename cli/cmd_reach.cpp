@@ -91,6 +91,9 @@ class ReachCommand final : public SearchCommand {
                             "of the engine that decided")
             ->check(CLI::IsMember({"short", "full"}))
             ->capture_default_str();
+        cmd->add_option("--dot", dot_,
+                        "Write the trace of a reachable goal as a DOT graph to FILE (a lane per "
+                        "thread; stores to their flushes, reads to their sources)");
         addAllowUnreachableGoal(cmd, allowUnreachableGoal_);
         declareOptions(cmd, "Print statistics after the verdict");
         return cmd;
@@ -132,8 +135,13 @@ class ReachCommand final : public SearchCommand {
                 result.trace = std::move(t);
             }
         }
-        emit(*outputFormat(common_.json, ctx.warnings)
-                  ->reach({program, goal, info, result, common_.stats}));
+        const ReachReport report{program, goal, info, result, common_.stats};
+        if (!dot_.empty()) {
+            if (const std::optional<std::string> graph = dotFormat()->reach(report)) {
+                writeFile(dot_, *graph);
+            }
+        }
+        emit(*outputFormat(common_.json, ctx.warnings)->reach(report));
         return verdictExit(result.verdict);
     }
 
@@ -141,6 +149,7 @@ class ReachCommand final : public SearchCommand {
     std::vector<std::string> goals_;
     std::string search_ = "dfs";
     std::string trace_ = "short";
+    std::string dot_; // --dot FILE
     bool allowUnreachableGoal_ = false;
 };
 

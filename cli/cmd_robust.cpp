@@ -43,15 +43,6 @@ int printAttack(const Program& program, std::size_t n) {
     return exitHolds;
 }
 
-// --dot FILE.
-void writeFile(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out.flush()) {
-        throw UsageError("cannot write " + path);
-    }
-}
-
 robustness::RobustVerdict verdictOf(const engines::RobustnessOutcome& outcome) {
     return std::visit([](const auto& r) { return r.verdict; }, outcome);
 }

@@ -90,6 +90,14 @@ void emit(const std::string& text) {
     }
 }
 
+void writeFile(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out.flush()) {
+        throw UsageError("cannot write " + path);
+    }
+}
+
 Goal chooseGoal(const LoadedProgram& input, const std::vector<std::string>& goals,
                 const std::string& file, bool allowUnmentioned) {
     const Program& program = input.program;

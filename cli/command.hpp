@@ -54,6 +54,8 @@ extern const CLI::Validator positiveInteger;
 
 // Writes `text` to stdout; a failed write is an error, not a silent loss.
 void emit(const std::string& text);
+// Writes `text` to the file `path` (--dot FILE); a usage error when it cannot.
+void writeFile(const std::string& path, const std::string& text);
 
 // The goal of --goal options, else the declared goal, else the program's
 // final states. A goal state that no transition of its thread mentions is an

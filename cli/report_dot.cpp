@@ -1,20 +1,119 @@
 // The DOT format: a robustness witness's happens-before graph with its cycle
-// in red (robust --dot). The other reports have no graph.
+// in red (robust --dot), and a reachable goal's trace (reach --dot): a lane
+// per thread with its steps in order, dashed edges from a store to the flush
+// that takes it to memory, and a read's source (the flush or, forwarded, the
+// buffered store) in blue. The other reports have no graph.
 
 #include "report.hpp"
+#include "report_common.hpp"
 
+#include "tsoreach/lang/printer.hpp"
 #include "tsoreach/robustness/happens_before.hpp"
 
+#include <map>
+#include <sstream>
 #include <variant>
 
 namespace tsoreach::cli {
 namespace {
 
+// `text` as the inside of a DOT string.
+std::string dotEscaped(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+        }
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+// A step's label, escaped for DOT: the step and instruction, then its effect.
+std::string stepLabel(const Program& p, const reach::Trace& t, std::size_t i) {
+    const reach::TraceStep& s = t.steps[i];
+    std::string label = std::to_string(i + 1) + ": ";
+    if (s.kind == reach::StepKind::Flush) {
+        label += "flush";
+    } else {
+        const Transition& tr = p.transition(s.transition);
+        label += printInstruction(p, tr) + " (line " + std::to_string(tr.pos.line) + ")";
+    }
+    const std::string what = detail::effect(p, t.model, s);
+    // DOT's line break inside a label is the two characters \n.
+    return dotEscaped(label) + (what.empty() ? "" : "\\n" + dotEscaped(what));
+}
+
+// The trace's graph: nodes s1, s2, ... in lanes (clusters) by thread.
+std::string traceDot(const Program& p, const reach::Trace& t) {
+    std::ostringstream out;
+    out << "digraph trace {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
+    for (std::size_t th = 0; th < p.threads.size(); ++th) {
+        out << "  subgraph cluster_" << th << " {\n    label=\"" << dotEscaped(p.threads[th].name)
+            << "\";\n";
+        std::string previous;
+        for (std::size_t i = 0; i < t.steps.size(); ++i) {
+            if (t.steps[i].thread.index() != th) {
+                continue;
+            }
+            const std::string node = "s" + std::to_string(i + 1);
+            const std::string label = stepLabel(p, t, i); // escaped
+            out << "    " << node << " [label=\"" << label << "\""
+                << (i + 1 == t.goalStep ? ", penwidth=3" : "") << "];\n";
+            if (!previous.empty()) {
+                out << "    " << previous << " -> " << node << ";\n";
+            }
+            previous = node;
+        }
+        out << "  }\n";
+    }
+    // Stores to their flushes, and reads to where their values come from.
+    std::map<std::pair<std::size_t, Value>, std::vector<std::size_t>> pending; // thread, addr
+    std::map<Value, std::size_t> lastFlush;                                    // by address
+    for (std::size_t i = 0; i < t.steps.size(); ++i) {
+        const reach::TraceStep& s = t.steps[i];
+        if (!s.addr) {
+            continue;
+        }
+        const auto key = std::make_pair(std::size_t{s.thread.index()}, *s.addr);
+        if (s.kind == reach::StepKind::Flush) {
+            if (auto& q = pending[key]; !q.empty()) {
+                out << "  s" << q.front() + 1 << " -> s" << i + 1 << " [style=dashed];\n";
+                q.erase(q.begin());
+            }
+            lastFlush[*s.addr] = i;
+        } else if (p.transition(s.transition).instr.kind == InstrKind::Write) {
+            if (t.model != reach::MemoryModel::SC) {
+                pending[key].push_back(i);
+            } else {
+                lastFlush[*s.addr] = i;
+            }
+        } else if (p.transition(s.transition).instr.kind == InstrKind::Read) {
+            std::optional<std::size_t> from;
+            if (s.forwarded && *s.forwarded && !pending[key].empty()) {
+                from = pending[key].back(); // the newest buffered store
+            } else if (const auto it = lastFlush.find(*s.addr); it != lastFlush.end()) {
+                from = it->second;
+            }
+            if (from) {
+                out << "  s" << *from + 1 << " -> s" << i + 1
+                    << " [color=blue, constraint=false, label=\"rf\"];\n";
+            }
+        }
+    }
+    out << "}\n";
+    return out.str();
+}
+
 class DotFormat final : public ReportFormat {
   public:
     [[nodiscard]] std::string_view name() const override { return "dot"; }
-    [[nodiscard]] std::optional<std::string> reach(const ReachReport&) const override {
-        return std::nullopt;
+    // The trace of a reachable goal; nothing otherwise.
+    [[nodiscard]] std::optional<std::string> reach(const ReachReport& r) const override {
+        if (!r.result.trace) {
+            return std::nullopt;
+        }
+        return traceDot(r.program, *r.result.trace);
     }
     // The first witness's graph; nothing when the program is robust or the
     // answer unknown.

@@ -1209,6 +1209,37 @@ TEST_F(Cli, TracesShowTheBuffers) {
     EXPECT_EQ(sc.out.find("buffers"), std::string::npos) << sc.out; // SC has none
 }
 
+// reach --dot: the trace as a graph, a lane per thread, labels escaped (a
+// thread named t"0); Graphviz reads it when it is installed.
+TEST_F(Cli, ReachDrawsItsTrace) {
+    const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
+    const std::string dot = (dir / "sb.dot").string();
+    EXPECT_EQ(run("reach " + sb + " --dot " + dot).code, 10);
+    const std::string graph = slurp(dot);
+    EXPECT_NE(graph.find("subgraph cluster_1"), std::string::npos) << graph;
+    EXPECT_NE(graph.find("[label=\"1: write 1 y (line 27)\\nbuffer += y := 1\"]"),
+              std::string::npos)
+        << graph;
+    EXPECT_NE(graph.find("s1 -> s8 [style=dashed]"), std::string::npos) << graph; // its flush
+    const std::string quoted = write("q.txt", "thread t\"0\ninitial a\nfinal c\n"
+                                              "transition a b write 1 0\ntransition b c read r 0\n"
+                                              "end\n");
+    const std::string qdot = (dir / "q.dot").string();
+    EXPECT_EQ(run("reach " + quoted + " --dot " + qdot).code, 10);
+    EXPECT_NE(slurp(qdot).find("label=\"t\\\"0\""), std::string::npos) << slurp(qdot);
+    EXPECT_NE(slurp(qdot).find("[color=blue, constraint=false, label=\"rf\"]"), std::string::npos);
+    // Unreachable: no graph is written.
+    const std::string none = (dir / "none.dot").string();
+    EXPECT_EQ(run("reach " + sb + " --model sc --dot " + none).code, 0);
+    EXPECT_FALSE(std::filesystem::exists(none));
+    if (std::system("command -v dot >/dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "Graphviz (dot) is not installed: the graphs were not rendered";
+    }
+    for (const std::string& f : {dot, qdot}) {
+        EXPECT_EQ(std::system(("dot -Tsvg '" + f + "' >/dev/null").c_str()), 0) << f;
+    }
+}
+
 TEST_F(Cli, ProgramFromStandardInput) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
     Outcome tso = run("reach - --model tso < " + sb);
