@@ -7,10 +7,13 @@
 #include "command.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/lang/stop.hpp"
+#include "tsoreach/reach/resource_monitor.hpp"
 #include "tsoreach_commit.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <new>
@@ -83,7 +86,16 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
             ctx.command = declared[i]->get_name();
             ctx.file = commands[i]->file();
             ctx.json = commands[i]->json();
-            return commands[i]->run(ctx);
+            const auto start = std::chrono::steady_clock::now();
+            const int code = commands[i]->run(ctx);
+            if (commands[i]->progress()) { // the one line that ends --progress
+                std::fprintf(
+                    stderr, "progress: %s finished in %.2f s, peak memory %.0f MB, exit %d\n",
+                    ctx.command.c_str(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                    reach::peakRssMb(), code);
+            }
+            return code;
         }
     }
     throw UsageError("a subcommand is required");

@@ -118,6 +118,8 @@ class Command {
     [[nodiscard]] virtual const std::string& file() const = 0;
     // Whether --json was given (errors are then JSON on stdout too).
     [[nodiscard]] virtual bool json() const { return false; }
+    // Whether --progress was given (a summary line ends the run).
+    [[nodiscard]] virtual bool progress() const { return false; }
     // Runs it; returns the exit code.
     virtual int run(Context& ctx) = 0;
 };
@@ -129,6 +131,7 @@ class SearchCommand : public Command {
   public:
     [[nodiscard]] const std::string& file() const override { return file_; }
     [[nodiscard]] bool json() const override { return common_.json; }
+    [[nodiscard]] bool progress() const override { return common_.progress; }
 
   protected:
     SearchCommand(const engines::Catalog& catalog, engines::Task task)

@@ -1152,6 +1152,7 @@ TEST_F(Cli, ProgressOnLongSearches) {
         Outcome o = run(args + " --progress --timeout 1.5");
         EXPECT_NE(o.err.find(line), std::string::npos) << args << "\n" << o.err;
         EXPECT_EQ(o.err.find("reports none"), std::string::npos) << args << "\n" << o.err;
+        EXPECT_NE(o.err.find("finished in"), std::string::npos) << args << "\n" << o.err;
     }
 }
 
