@@ -27,15 +27,16 @@ ResourceMonitor::ResourceMonitor(const Options& options)
       baselineMb_(options.stop.memoryLimitMb() != 0 ? currentRssMb() : 0), sink_(options.progress),
       lastLine_(start_) {}
 
+bool ResourceMonitor::progressDue() const {
+    return sink_ && std::chrono::steady_clock::now() - lastLine_ >= std::chrono::seconds(1);
+}
+
 void ResourceMonitor::progress(const char* engine, std::uint64_t count, const char* unit,
                                const std::string& detail) {
     if (!sink_) {
         return;
     }
     const auto now = std::chrono::steady_clock::now();
-    if (now - lastLine_ < std::chrono::seconds(1)) {
-        return;
-    }
     lastLine_ = now;
     const double s = std::chrono::duration<double>(now - start_).count();
     char line[256];

@@ -246,9 +246,11 @@ class Explorer {
     }
 
     std::optional<std::string> limitReason() {
-        monitor_.progress("dpor", result_.stats.events, "events",
-                          std::to_string(result_.stats.executions) + " executions, depth " +
-                              std::to_string(nodes_.size()));
+        if (monitor_.progressDue()) { // the line is built only when printed
+            monitor_.progress("dpor", result_.stats.events, "events",
+                              std::to_string(result_.stats.executions) + " executions, depth " +
+                                  std::to_string(nodes_.size()));
+        }
         return monitor_.exceeded(nodes_.size() * (sizeof(Node) + 64 * procs_));
     }
 

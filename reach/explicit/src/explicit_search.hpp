@@ -214,8 +214,10 @@ template <class Semantics> class ExplicitSearch {
             stopReason_ = *why;
             return true;
         }
-        monitor_.progress("explicit", store_.size(), "states",
-                          "depth " + std::to_string(stack_.size()));
+        if (monitor_.progressDue()) { // the line is built only when printed
+            monitor_.progress("explicit", store_.size(), "states",
+                              "depth " + std::to_string(stack_.size()));
+        }
         if (options_.stopAtBound && sem_.boundHit()) {
             stopReason_ = boundHitReason(options_);
             return true;

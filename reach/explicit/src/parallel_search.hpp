@@ -409,7 +409,7 @@ template <class Semantics> class ParallelSearch {
             bytes += w->stackBytes.load(std::memory_order_relaxed);
             expanded += w->expanded.load(std::memory_order_relaxed);
         }
-        if (&me == workers_.front().get()) { // one thread speaks for all
+        if (&me == workers_.front().get() && monitor.progressDue()) { // one thread speaks
             monitor.progress("explicit", expanded, "states expanded",
                              std::to_string(workers_.size()) + " threads");
         }

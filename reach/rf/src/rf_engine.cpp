@@ -244,7 +244,9 @@ class Explorer {
             return "state limit of " + std::to_string(o.maxStates) +
                    " reached (--max-states: maximal executions explored)";
         }
-        monitor_.progress("rf", result_.stats.events, "executions");
+        if (monitor_.progressDue()) { // the line is built only when printed
+            monitor_.progress("rf", result_.stats.events, "executions");
+        }
         return monitor_.exceeded(workBytes_ + keyBytes_);
     }
 

@@ -26,10 +26,12 @@ class ResourceMonitor {
     // plus `searchBytes`, what the search holds now (cheap, checked every
     // call), and every 20 ms the real resident size.
     std::optional<std::string> exceeded(std::size_t searchBytes);
-    // With --progress (Options::progress), at most once a second: a line
-    // "ENGINE: 3.0 s, 1234567 UNIT (410000/s), DETAIL, 350 MB". The
-    // engines call it where they check their limits; `detail` may be
-    // empty ("depth 57", "frontier 1200").
+    // With --progress (Options::progress), whether a line is due: a second
+    // has passed since the last one. The engines ask where they check their
+    // limits, and build the line only then.
+    [[nodiscard]] bool progressDue() const;
+    // Prints "ENGINE: 3.0 s, 1234567 UNIT (410000/s), DETAIL, 350 MB";
+    // `detail` may be empty ("depth 57", "2 threads").
     void progress(const char* engine, std::uint64_t count, const char* unit,
                   const std::string& detail = "");
     [[nodiscard]] double elapsedSeconds() const;
