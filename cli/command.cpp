@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <mutex>
 #include <system_error>
 #include <thread>
 #include <unistd.h>
@@ -208,7 +210,11 @@ reach::Options commonOptions(const CommonArgs& a) {
     o.jobs = a.jobs != 0 ? a.jobs : std::max(1U, std::thread::hardware_concurrency());
     o.searchJobs = o.jobs; // engines that run searches side by side lower it
     if (a.progress) {
-        o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+        // Lines may come from several threads (a task's ticker, its searches).
+        o.progress = [lock = std::make_shared<std::mutex>()](const std::string& line) {
+            const std::lock_guard<std::mutex> held(*lock);
+            std::cerr << line << '\n' << std::flush;
+        };
     }
     return o;
 }

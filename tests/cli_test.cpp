@@ -1130,8 +1130,9 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
 // states by name with the condition's counts, print gives a program that
 // reach answers the same way, replay takes reach's trace.
 // `-` reads the program from standard input; messages call it <stdin>.
-// --progress: every searching engine prints a line within 1.5 s of a long
-// search (counters 3 9 of bench/gen_counters.py: 3 M states under SC).
+// --progress: every searching engine and subcommand prints a line within
+// 1.5 s of a long search (counters 3 9 of bench/gen_counters.py: 3 M states
+// under SC).
 TEST_F(Cli, ProgressOnLongSearches) {
     std::string text;
     for (int t = 0; t < 3; ++t) {
@@ -1147,6 +1148,11 @@ TEST_F(Cli, ProgressOnLongSearches) {
         {"reach " + f + " --model sc --engine explicit --jobs 2", "explicit: 1.0 s, "},
         {"explore " + f + " --model sc --engine dpor --unroll 4", "dpor: 1.0 s, "},
         {"explore " + f + " --model sc --engine rf --unroll 4", "rf: 1.0 s, "},
+        // Tasks of many searches: their own line, or their search's.
+        {"robust " + f, "robust: 1 s, "},
+        {"robust " + f + " --model pso --unroll 4", "dpor: 1.0 s, "},
+        {"fences " + f + " --target robustness", "fences round 1 (0 constraints): robust: 1 s, "},
+        {"fences " + f + " --target safety", "fences SC check of the goal: explicit: 1.0 s, "},
     };
     for (const auto& [args, line] : runs) {
         Outcome o = run(args + " --progress --timeout 1.5");

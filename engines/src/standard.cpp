@@ -216,11 +216,13 @@ EngineEntry dporRow() {
     e.makeReach = [](MemoryModel m) { return std::make_unique<reach::DporEngine>(m); };
     e.explore = reach::dporExplore;
     e.checkRobustness = [](const Program& p, MemoryModel m, const Settings& r) {
-        // Only the limits and the loop bound apply to an exploration.
+        // Only the limits, the loop bound and --progress apply to an
+        // exploration.
         reach::Options limits;
         limits.stop = r.options.stop;
         limits.maxStates = r.options.maxStates;
         limits.unroll = r.options.unroll;
+        limits.progress = r.options.progress;
         return RobustnessOutcome(robustness::robustnessByExploration(p, m, limits));
     };
     e.unsupported = [](const Program& p, MemoryModel m) { return reach::dporUnsupported(p, m); };

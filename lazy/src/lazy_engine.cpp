@@ -485,6 +485,14 @@ class LazyLoop {
         if (threaded_) {
             oracleOptions.stop = options_.stop.orWhen(stop_);
         }
+        if (options_.progress) {
+            // The oracle's lines come from a thread of its own: through
+            // `say`, under the lock, so that they do not mix with the loop's.
+            oracleOptions.progress = [this, m](const std::string& l) {
+                const std::lock_guard<std::mutex> held(lock_);
+                say("round " + std::to_string(m) + ", oracle: " + l);
+            };
+        }
         const robustness::RobustnessResult oracle = robustness::checkTsoRobustness(
             *stage.program, oracleOptions, robustness::WitnessScope::First, oracleJobs_);
         std::ostringstream line;

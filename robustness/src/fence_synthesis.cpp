@@ -3,10 +3,13 @@
 #include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/reach/explicit.hpp"
+#include "tsoreach/reach/progress_ticker.hpp"
 #include "tsoreach/robustness/hitting_set.hpp"
 #include "tsoreach/robustness/robustness.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -179,9 +182,64 @@ class Synthesis {
         return "'" + printInstruction(p_, tr) + "' (line " + std::to_string(tr.pos.line) + ")";
     }
 
+    void beginRound(std::size_t round) {
+        result.rounds = round;
+        round_ = round;
+        constraints_ = result.constraints.size();
+    }
+
+    // A check of a (fenced) program ended after `states` states.
+    void counted(std::uint64_t states) {
+        ++result.checks;
+        result.scStates += states;
+        checks_ = result.checks;
+        states_ = result.scStates;
+    }
+
+    // "fences: 3 s, round 2, 5 constraints, 7 checks done, 12345 states
+    // (4115/s), 35 MB", for the progress ticker's thread; empty (no line)
+    // while the check under way speaks (it did within 1.5 s).
+    [[nodiscard]] std::string progressLine(double seconds) const {
+        const auto now = std::chrono::steady_clock::now().time_since_epoch();
+        if (now - std::chrono::steady_clock::duration(checkSpoke_.load()) <
+            std::chrono::milliseconds(1500)) {
+            return "";
+        }
+        return "fences: " + std::to_string(static_cast<int>(seconds)) + " s, " + roundText() +
+               ", " + std::to_string(checks_.load()) + " checks done, " +
+               reach::progressCounts(states_.load(), seconds);
+    }
+
+    // The options of the checks: their progress lines (from a search, or
+    // from the attacks' ticker) say which round they belong to.
+    FenceOptions checkOptions(const FenceOptions& options) {
+        FenceOptions mine = options;
+        if (options.search.progress) {
+            mine.search.progress = [this, sink = options.search.progress](const std::string& l) {
+                checkSpoke_ = std::chrono::steady_clock::now().time_since_epoch().count();
+                sink("fences " + roundText() + ": " + l);
+            };
+        }
+        return mine;
+    }
+
+    [[nodiscard]] std::string roundText() const {
+        if (round_.load() == 0) {
+            return "SC check of the goal";
+        }
+        return "round " + std::to_string(round_.load()) + " (" +
+               std::to_string(constraints_.load()) + " constraints)";
+    }
+
     FenceResult result;
 
   private:
+    // When a check last printed a line (steady_clock ticks).
+    std::atomic<std::chrono::steady_clock::rep> checkSpoke_{0};
+    std::atomic<std::size_t> checks_{0};
+    std::atomic<std::uint64_t> states_{0};
+    std::atomic<std::size_t> round_{0};
+    std::atomic<std::size_t> constraints_{0};
     const Program& p_;
     std::vector<FencePosition> candidates_;
     std::map<FencePosition, std::size_t> index_;
@@ -195,12 +253,11 @@ namespace {
 
 FenceResult robustnessRounds(Synthesis& syn, const FenceOptions& options) {
     for (std::size_t round = 1; round <= options.maxRounds; ++round) {
-        syn.result.rounds = round;
+        syn.beginRound(round);
         const instrument::FencedProgram fenced = syn.fenced();
         const RobustnessResult r = checkTsoRobustness(fenced.program, options.search,
                                                       WitnessScope::All, options.search.jobs);
-        ++syn.result.checks;
-        syn.result.scStates += r.scStates;
+        syn.counted(r.scStates);
         switch (r.verdict) {
         case RobustVerdict::Robust:
             return syn.found(fenced);
@@ -234,8 +291,7 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
     {
         auto sc = std::make_unique<reach::ExplicitEngine>(reach::MemoryModel::SC);
         const reach::Result r = reach::runChecked(*sc, p, goal, options.search);
-        ++syn.result.checks;
-        syn.result.scStates += r.stats.states;
+        syn.counted(r.stats.states);
         if (r.verdict == reach::Verdict::Reachable) {
             syn.result.outcome = FenceOutcome::Impossible;
             syn.result.reason = "the goal is reachable under SC, so no fence set prevents it";
@@ -247,13 +303,12 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
         }
     }
     for (std::size_t round = 1; round <= options.maxRounds; ++round) {
-        syn.result.rounds = round;
+        syn.beginRound(round);
         const instrument::FencedProgram fenced = syn.fenced();
         const Goal fencedGoal = goalByStateNames(p, goal, fenced.program);
         const reach::Result r =
             reach::runChecked(engine, fenced.program, fencedGoal, options.search);
-        ++syn.result.checks;
-        syn.result.scStates += r.stats.states;
+        syn.counted(r.stats.states);
         switch (r.verdict) {
         case reach::Verdict::Unreachable:
             return syn.found(fenced);
@@ -283,8 +338,7 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
                 instrument::insertFences(p, syn.complementOf(without));
             const reach::Result m = reach::runChecked(
                 engine, more.program, goalByStateNames(p, goal, more.program), options.search);
-            ++syn.result.checks;
-            syn.result.scStates += m.stats.states;
+            syn.counted(m.stats.states);
             if (m.verdict == reach::Verdict::Unknown && poll.reason()) {
                 return syn.unknown(std::string(engine.name()) +
                                    " check of a fenced program: " + m.reason);
@@ -313,8 +367,12 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
 
 FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
     Synthesis syn(p, options);
+    // Checks that end within a second say nothing: the synthesis's ticker
+    // speaks between them.
+    const reach::ProgressTicker ticker(options.search,
+                                       [&syn](double s) { return syn.progressLine(s); });
     try {
-        return robustnessRounds(syn, options);
+        return robustnessRounds(syn, syn.checkOptions(options));
     } catch (const Stopped& e) { // in the hitting-set search
         return syn.unknown(std::string("fence synthesis: ") + e.what());
     }
@@ -323,8 +381,10 @@ FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
 FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engine,
                          const FenceOptions& options) {
     Synthesis syn(p, options);
+    const reach::ProgressTicker ticker(options.search,
+                                       [&syn](double s) { return syn.progressLine(s); });
     try {
-        return safetyRounds(syn, p, goal, engine, options);
+        return safetyRounds(syn, p, goal, engine, syn.checkOptions(options));
     } catch (const Stopped& e) { // in the hitting-set search
         return syn.unknown(std::string("fence synthesis: ") + e.what());
     }

@@ -60,7 +60,8 @@ struct Options {
     bool explicitProbes = true;
     // Lazy TSO: rounds before giving up with `unknown` (0: the default).
     std::size_t maxIterations = 0;
-    // Lazy TSO: called with one line per round (--progress).
+    // --progress: called with a line about once a second by the search
+    // (ResourceMonitor::progress) or its task (ProgressTicker); empty: none.
     std::function<void(const std::string&)> progress;
     // Lazy TSO: called with each extended program R, in the input language,
     // and the round whose goal check it gets (--save-programs).
