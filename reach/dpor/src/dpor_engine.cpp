@@ -248,7 +248,8 @@ class Explorer {
     std::optional<std::string> limitReason() {
         if (monitor_.progressDue()) { // the line is built only when printed
             monitor_.progress("dpor", result_.stats.events, "events",
-                              std::to_string(result_.stats.executions) + " executions, depth " +
+                              std::to_string(result_.stats.executions) + " executions, " +
+                                  std::to_string(result_.stats.blocked) + " blocked, depth " +
                                   std::to_string(nodes_.size()));
         }
         return monitor_.exceeded(nodes_.size() * (sizeof(Node) + 64 * procs_));
