@@ -77,6 +77,7 @@ class FencesCommand final : public SearchCommand {
                         "Safety: goal THREAD=STATE[,...] (default: final states); several: any "
                         "of them");
         cmd->add_option("--apply", apply_, "Write the fenced program to OUT");
+        declareHtml(cmd);
         cmd->add_option("--cost", cost_,
                         "uniform: minimise the number of fences; loops: a fence on a "
                         "control-flow cycle costs 10, others 1")
@@ -117,7 +118,10 @@ class FencesCommand final : public SearchCommand {
             writeFenced(r);
         }
         const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
-        emit(*outputFormat(common_.json, ctx.warnings)->fences({program, info, r}));
+        const FencesReport report{program, info, r};
+        writeHtml(ctx, input, settings.options.stop,
+                  [&](const ReportFormat& f) { return f.fences(report); });
+        emit(*outputFormat(common_.json, ctx.warnings)->fences(report));
         return fenceExit(r.outcome);
     }
 

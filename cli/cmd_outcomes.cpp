@@ -32,6 +32,7 @@ class OutcomesCommand final : public SearchCommand {
         cmd->add_option("--diff", diff_,
                         "Also list the outcomes under this model and mark those it does not have")
             ->check(CLI::IsMember(models));
+        declareHtml(cmd);
         declareOptions(cmd,
                        "Statistics are part of every outcomes report; accepted for uniformity");
         return cmd;
@@ -64,8 +65,10 @@ class OutcomesCommand final : public SearchCommand {
         }
         const OutcomesInfo info{file_, model, ctx.engine, diffModel,
                                 input.condition ? &*input.condition : nullptr};
-        emit(*outputFormat(common_.json, ctx.warnings)
-                  ->outcomes({program, info, list, baseline ? &*baseline : nullptr}));
+        const OutcomesReport report{program, info, list, baseline ? &*baseline : nullptr};
+        writeHtml(ctx, input, settings.options.stop,
+                  [&](const ReportFormat& f) { return f.outcomes(report); });
+        emit(*outputFormat(common_.json, ctx.warnings)->outcomes(report));
         const bool complete = list.complete && (!baseline || baseline->complete);
         return complete ? exitHolds : exitUnknown;
     }

@@ -94,6 +94,7 @@ class ReachCommand final : public SearchCommand {
         cmd->add_option("--dot", dot_,
                         "Write the trace of a reachable goal as a DOT graph to FILE (a lane per "
                         "thread; stores to their flushes, reads to their sources)");
+        declareHtml(cmd);
         addAllowUnreachableGoal(cmd, allowUnreachableGoal_);
         declareOptions(cmd, "Print statistics after the verdict");
         return cmd;
@@ -136,6 +137,8 @@ class ReachCommand final : public SearchCommand {
             }
         }
         const ReachReport report{program, goal, info, result, common_.stats};
+        writeHtml(ctx, input, settings.options.stop,
+                  [&](const ReportFormat& f) { return f.reach(report); });
         if (!dot_.empty()) {
             if (const std::optional<std::string> graph = dotFormat()->reach(report)) {
                 writeFile(dot_, *graph);

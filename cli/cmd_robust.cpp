@@ -60,8 +60,9 @@ class RobustCommand final : public SearchCommand {
         cmd->add_option("FILE", file_, "Program file")->required();
         declareTarget(cmd, "Memory model", "Engine");
         cmd->add_option("--dot", dot_,
-                        "Write the first witness's happens-before graph to FILE (DOT, cycle "
-                        "in red)");
+                        "Write the first witness's happens-before graph to FILE (DOT: every "
+                        "event and arc, the cycle in red)");
+        declareHtml(cmd);
         cmd->add_option("--print-attack", printAttack_,
                         "Print the instrumented SC program of the N-th attack (1-based) and exit")
             ->check(positiveInteger);
@@ -86,6 +87,8 @@ class RobustCommand final : public SearchCommand {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const RobustReport report{program, file_, model_, ctx.engine, outcome, seconds};
+        writeHtml(ctx, input, settings.options.stop,
+                  [&](const ReportFormat& f) { return f.robust(report); });
         if (!dot_.empty()) {
             if (const std::optional<std::string> graph = dotFormat()->robust(report)) {
                 writeFile(dot_, *graph);

@@ -1,4 +1,5 @@
 #include "command.hpp"
+#include "report.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -333,6 +334,24 @@ void SearchCommand::completeSettings(engines::Settings& s,
                                      const engines::EngineEntry& engine) const {
     noteProgress(common_, engine);
     engineOptions_.apply(s);
+}
+
+void SearchCommand::declareHtml(CLI::App* cmd) {
+    cmd->add_option("--html", html_,
+                    "Write the report as one self-contained HTML page to FILE (trace lanes "
+                    "with the store buffers, happens-before graph, fences in the source)");
+}
+
+void SearchCommand::writeHtml(
+    const Context& ctx, const LoadedProgram& input, const StopCondition& stop,
+    const std::function<std::optional<std::string>(const ReportFormat&)>& page) const {
+    if (html_.empty()) {
+        return;
+    }
+    const std::unique_ptr<ReportFormat> html = htmlFormat({input.source, stop, ctx.warnings.all()});
+    if (const std::optional<std::string> text = page(*html)) {
+        writeFile(html_, *text);
+    }
 }
 
 } // namespace tsoreach::cli

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -105,6 +106,8 @@ class EngineOptionArgs {
     std::map<std::string, std::string> values_; // by flag; stable addresses for CLI11
 };
 
+class ReportFormat; // report.hpp
+
 // One subcommand.
 class Command {
   public:
@@ -150,6 +153,14 @@ class SearchCommand : public Command {
     [[nodiscard]] engines::Settings commonSettings() const;
     // Adds the engine options given, and says if `engine` reports no progress.
     void completeSettings(engines::Settings& s, const engines::EngineEntry& engine) const;
+    // --html FILE (reach, robust, fences, outcomes).
+    void declareHtml(CLI::App* cmd);
+    // With --html, writes the page that `page` makes with the HTML format
+    // (before the report is printed, so that a file that cannot be written
+    // is an error without output).
+    void
+    writeHtml(const Context& ctx, const LoadedProgram& input, const StopCondition& stop,
+              const std::function<std::optional<std::string>(const ReportFormat&)>& page) const;
 
     const engines::Catalog& catalog_;
     engines::Task task_;
@@ -158,6 +169,7 @@ class SearchCommand : public Command {
     std::string engine_; // empty: the preferred one
     CommonArgs common_;
     EngineOptionArgs engineOptions_;
+    std::string html_; // --html FILE; empty: none
 };
 
 std::unique_ptr<Command> reachCommand(const engines::Catalog& catalog);

@@ -2,10 +2,11 @@
 // Reports behind one interface: each subcommand fills in its report (the
 // common result types below) and asks a ReportFormat for the text to print.
 // One implementation per format: text for people (report_text.cpp), JSON
-// for scripts (report_json.cpp, docs/json.md), DOT for happens-before
-// graphs (report_dot.cpp). A report is built as one string, so that nothing
-// is printed unless the whole report could be made. Adding a format (HTML)
-// is one more implementation and one more factory.
+// for scripts (report_json.cpp, docs/json.md), DOT for traces and
+// happens-before graphs (report_dot.cpp), HTML pages (report_html.cpp). A
+// report is built as one string, so that nothing is printed unless the whole
+// report could be made. Adding a format is one more implementation and one
+// more factory.
 
 #include "diagnostics.hpp"
 #include "tsoreach/engines/catalog.hpp"
@@ -127,6 +128,17 @@ std::unique_ptr<ReportFormat> textFormat();
 // stderr, where they were printed when found).
 std::unique_ptr<ReportFormat> jsonFormat(std::vector<FileWarning> warnings = {});
 std::unique_ptr<ReportFormat> dotFormat();
+// What the HTML page needs besides a report: the program file's text (the
+// page shows it, with the trace's lines shaded and fences placed), the
+// command's stop condition (which bounds Graphviz too) and the warnings.
+struct HtmlContext {
+    std::string source;
+    StopCondition stop;
+    std::vector<FileWarning> warnings;
+};
+// One self-contained page (report_html.cpp) for reach, robust, fences and
+// outcomes; nothing for explore and replay.
+std::unique_ptr<ReportFormat> htmlFormat(HtmlContext context);
 // --json picks JSON, else text.
 std::unique_ptr<ReportFormat> outputFormat(bool json, const Warnings& warnings);
 

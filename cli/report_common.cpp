@@ -131,7 +131,8 @@ std::vector<BufferView> buffersAfterSteps(const Program& p, const reach::Trace& 
     }
     BufferView now;
     now.threads.resize(p.threads.size());
-    for (const reach::TraceStep& s : trace.steps) {
+    for (std::size_t i = 0; i < trace.steps.size(); ++i) {
+        const reach::TraceStep& s = trace.steps[i];
         now.overtaken.clear();
         std::vector<BufferedStore>& mine = now.threads[s.thread.index()];
         if (s.kind == reach::StepKind::Flush && s.addr) {
@@ -143,7 +144,7 @@ std::vector<BufferView> buffersAfterSteps(const Program& p, const reach::Trace& 
             }
         } else if (s.kind == reach::StepKind::Instruction &&
                    p.transition(s.transition).instr.kind == InstrKind::Write && s.addr && s.value) {
-            mine.push_back({*s.addr, *s.value});
+            mine.push_back({*s.addr, *s.value, i});
         }
         out.push_back(now);
     }

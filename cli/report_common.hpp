@@ -50,6 +50,7 @@ std::string conditionSummary(const FinalCondition& c, reach::MemoryModel model,
 struct BufferedStore {
     Value addr = 0;
     Value value = 0;
+    std::size_t step = 0; // the write's step, 0-based
 };
 // What the store buffers hold after one step of a TSO or PSO trace.
 struct BufferView {

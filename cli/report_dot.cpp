@@ -1,15 +1,19 @@
-// The DOT format: a robustness witness's happens-before graph with its cycle
-// in red (robust --dot), and a reachable goal's trace (reach --dot): a lane
+// The DOT format: a robustness witness's happens-before graph, every event
+// named by thread, instruction, line, cell and value, every arc, the cycle's
+// in red (robust --dot); and a reachable goal's trace (reach --dot): a lane
 // per thread with its steps in order, dashed edges from a store to the flush
 // that takes it to memory, and a read's source (the flush or, forwarded, the
-// buffered store) in blue. The other reports have no graph.
+// buffered store) in blue. The other reports have no graph. Labels are
+// escaped: names may hold any character DOT quotes.
 
+#include "graphs.hpp"
 #include "report.hpp"
 #include "report_common.hpp"
 
 #include "tsoreach/lang/printer.hpp"
 #include "tsoreach/robustness/happens_before.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <variant>
@@ -43,6 +47,8 @@ std::string stepLabel(const Program& p, const reach::Trace& t, std::size_t i) {
     // DOT's line break inside a label is the two characters \n.
     return dotEscaped(label) + (what.empty() ? "" : "\\n" + dotEscaped(what));
 }
+
+} // namespace
 
 // The trace's graph: nodes s1, s2, ... in lanes (clusters) by thread.
 std::string traceDot(const Program& p, const reach::Trace& t) {
@@ -105,6 +111,61 @@ std::string traceDot(const Program& p, const reach::Trace& t) {
     return out.str();
 }
 
+std::vector<std::string> eventLabel(const Program& p, const reach::Trace& t,
+                                    const robustness::HbEvent& e) {
+    const reach::TraceStep& s = t.steps.at(e.step - 1);
+    const Transition& tr = p.transition(s.transition);
+    std::string access = std::string(e.write ? "W " : "R ") + detail::cellName(p, e.addr);
+    if (s.value) {
+        access += " = " + std::to_string(*s.value);
+    }
+    return {"[" + std::to_string(e.step) + "] " + p.thread(e.thread).name + ": " +
+                printInstruction(p, tr) + " (line " + std::to_string(tr.pos.line) + ")",
+            access};
+}
+
+bool onCycle(const robustness::HbArc& a, const std::vector<robustness::HbArc>& cycle) {
+    return std::any_of(cycle.begin(), cycle.end(), [&](const robustness::HbArc& c) {
+        return c.from == a.from && c.to == a.to && c.kind == a.kind;
+    });
+}
+
+std::string happensBeforeDot(const Program& p, const reach::Trace& t, const robustness::HbGraph& g,
+                             const std::vector<robustness::HbArc>& cycle) {
+    std::ostringstream out;
+    out << "digraph happens_before {\n  node [shape=box, fontname=\"monospace\"];\n";
+    // A cluster per thread keeps each thread's events in a column.
+    for (std::size_t th = 0; th < p.threads.size(); ++th) {
+        out << "  subgraph cluster_" << th << " {\n    label=\"" << dotEscaped(p.threads[th].name)
+            << "\";\n";
+        for (std::size_t v = 0; v < g.events.size(); ++v) {
+            if (g.events[v].thread.index() == th) {
+                const std::vector<std::string> label = eventLabel(p, t, g.events[v]);
+                out << "    e" << v << " [label=\"" << dotEscaped(label[0]) << "\\n"
+                    << dotEscaped(label[1]) << "\"];\n";
+            }
+        }
+        out << "  }\n";
+    }
+    // The cycle's arcs after the others, so that they are drawn on top.
+    for (const bool red : {false, true}) {
+        for (const robustness::HbArc& a : g.arcs) {
+            if (onCycle(a, cycle) == red) {
+                // Arcs between threads do not rank: the lanes stay side by side.
+                const bool across = g.events[a.from].thread != g.events[a.to].thread;
+                out << "  e" << a.from << " -> e" << a.to << " [label=\""
+                    << robustness::name(a.kind) << "\""
+                    << (red ? ", color=red, fontcolor=red, penwidth=2" : ", color=gray40")
+                    << (across ? ", constraint=false" : "") << "];\n";
+            }
+        }
+    }
+    out << "}\n";
+    return out.str();
+}
+
+namespace {
+
 class DotFormat final : public ReportFormat {
   public:
     [[nodiscard]] std::string_view name() const override { return "dot"; }
@@ -122,14 +183,14 @@ class DotFormat final : public ReportFormat {
             if (a->witnesses.empty()) {
                 return std::nullopt;
             }
-            return robustness::toDot(r.program, a->witnesses.front().graph,
-                                     a->witnesses.front().cycle);
+            const robustness::Witness& w = a->witnesses.front();
+            return happensBeforeDot(r.program, w.trace, w.graph, w.cycle);
         }
         const auto& e = std::get<robustness::ExploredRobustness>(r.outcome);
         if (e.verdict != robustness::RobustVerdict::NotRobust) {
             return std::nullopt;
         }
-        return robustness::toDot(r.program, e.graph, e.cycle);
+        return happensBeforeDot(r.program, e.trace, e.graph, e.cycle);
     }
     [[nodiscard]] std::optional<std::string> fences(const FencesReport&) const override {
         return std::nullopt;

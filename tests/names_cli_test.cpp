@@ -107,7 +107,7 @@ end
     const std::filesystem::path dot = dir / "g.dot";
     ASSERT_EQ(run("robust " + f + " --dot " + dot.string()).code, 10);
     const std::string graph = slurp(dot);
-    EXPECT_TRUE(has(graph, "W x\"")) << graph;
+    EXPECT_TRUE(has(graph, "W x = 1\"")) << graph;
     EXPECT_FALSE(has(graph, "mem[")) << graph;
 }
 

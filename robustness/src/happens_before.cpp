@@ -1,15 +1,11 @@
 #include "tsoreach/robustness/happens_before.hpp"
 
-#include "tsoreach/lang/printer.hpp"
-
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/graphviz.hpp>
 #include <boost/graph/strong_components.hpp>
 
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <sstream>
 
 namespace tsoreach::robustness {
 
@@ -198,60 +194,6 @@ std::vector<HbArc> findCycle(const HbGraph& g) {
         return cycle;
     }
     return {};
-}
-
-std::string toDot(const Program& p, const HbGraph& g, const std::vector<HbArc>& cycle) {
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-    Graph bg(g.events.size());
-    for (const HbArc& a : g.arcs) {
-        boost::add_edge(a.from, a.to, bg);
-    }
-    auto onCycle = [&](const HbArc& a) {
-        return std::any_of(cycle.begin(), cycle.end(), [&](const HbArc& c) {
-            return c.from == a.from && c.to == a.to && c.kind == a.kind;
-        });
-    };
-    // Edges are numbered in insertion order, which is the order of g.arcs.
-    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> arcsOf;
-    for (std::size_t i = 0; i < g.arcs.size(); ++i) {
-        arcsOf[{g.arcs[i].from, g.arcs[i].to}].push_back(i);
-    }
-    std::map<std::pair<std::size_t, std::size_t>, std::size_t> used;
-    // Names are tokens, which may hold '"' or '\\'.
-    auto quoted = [](const std::string& text) {
-        std::string out;
-        for (char c : text) {
-            out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-        }
-        return out;
-    };
-    auto vertexLabel = [&](std::ostream& os, Graph::vertex_descriptor v) {
-        const HbEvent& e = g.events[v];
-        os << "[label=\"" << e.step << ": " << quoted(p.thread(e.thread).name) << " "
-           << (e.write ? "W" : "R") << " " << quoted(p.memory.label(e.addr)) << "\"]";
-    };
-    auto edgeLabel = [&](std::ostream& os, Graph::edge_descriptor ed) {
-        // Parallel arcs between two events are written in order.
-        const std::pair<std::size_t, std::size_t> key{boost::source(ed, bg), boost::target(ed, bg)};
-        const HbArc& a = g.arcs[arcsOf[key][used[key]++]];
-        os << "[label=\"" << name(a.kind) << "\"" << (onCycle(a) ? ", color=red, penwidth=2" : "")
-           << "]";
-    };
-    auto graphAttributes = [](std::ostream& os) {
-        os << "node [shape=box, fontname=\"monospace\"];\n";
-    };
-    std::ostringstream os;
-    // GCC reports Boost's edge iterator as maybe uninitialized (a known
-    // false positive in adj_list_edge_iterator).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-    boost::write_graphviz(os, bg, vertexLabel, edgeLabel, graphAttributes);
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    return os.str();
 }
 
 } // namespace tsoreach::robustness

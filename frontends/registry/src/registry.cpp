@@ -73,7 +73,10 @@ LoadedProgram loadProgramFile(const std::string& path, std::string_view format) 
         throw InputError(path, {}, "unknown input format '" + std::string(format) + "'");
     }
     const std::string name = path == kStdinPath ? std::string(kStdinName) : path;
-    return frontEnd->load(readProgramText(path), name);
+    std::string text = readProgramText(path);
+    LoadedProgram loaded = frontEnd->load(text, name);
+    loaded.source = std::move(text);
+    return loaded;
 }
 
 } // namespace tsoreach

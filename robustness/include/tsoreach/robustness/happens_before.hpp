@@ -49,7 +49,4 @@ HbGraph happensBefore(const Program& p, const reach::Trace& trace);
 // A cycle as arcs, each leading to the next one's source; empty if acyclic.
 std::vector<HbArc> findCycle(const HbGraph& g);
 
-// Graphviz DOT of the graph, with the arcs of `cycle` in red.
-std::string toDot(const Program& p, const HbGraph& g, const std::vector<HbArc>& cycle);
-
 } // namespace tsoreach::robustness

@@ -34,6 +34,9 @@ struct LoadedProgram {
     // reach commands search for it (condition_goal.hpp); `outcomes`
     // evaluates it on each final state. The program is as the file wrote it.
     std::optional<FinalCondition> condition;
+    // The text the program was read from, which its source positions refer
+    // to (set by loadProgramFile; the HTML report shows it).
+    std::string source;
 };
 
 // One front end: the name --input-format takes, a few words for the help
