@@ -333,10 +333,16 @@ std::optional<std::string> HtmlFormat::reach(const ReachReport& r) const {
     } else if (res.verdict == reach::Verdict::Unknown) {
         verdict += ": " + res.reason;
     }
+    // A litmus test's goal is its condition (the goal's states are those
+    // of the checking branches the translation adds).
+    const std::pair<std::string, std::string> goal =
+        r.info.condition != nullptr
+            ? std::pair<std::string, std::string>{"condition", r.info.condition->text}
+            : std::pair<std::string, std::string>{"goal", r.goal.describe(r.program)};
     std::string body = header("reach", r.info.file, verdict, tone(res.verdict),
                               {{"model", std::string(reach::name(r.info.model))},
                                {"engine", r.info.engine},
-                               {"goal", r.goal.describe(r.program)},
+                               goal,
                                {"states", std::to_string(res.stats.states)},
                                {"time", detail::formatSeconds(res.stats.timeSeconds) + " s"}});
     std::set<std::uint32_t> used;
@@ -458,8 +464,9 @@ std::optional<std::string> HtmlFormat::fences(const FencesReport& r) const {
                 body += "</ul>";
             }
             body += "</li>\n";
-            placed[line].push_back("mfence    # fence " + std::to_string(i + 1) + ": " + th.name +
-                                   " at state " + th.stateNames[pos.state.index()] +
+            // Not in the file's syntax (it may be .rmm or .litmus): a mark.
+            placed[line].push_back("mfence  \u2190 fence " + std::to_string(i + 1) + ": " +
+                                   th.name + " at state " + th.stateNames[pos.state.index()] +
                                    ", before the next line");
         }
         body += "</ol>\n";

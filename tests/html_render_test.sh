@@ -104,7 +104,7 @@ shows sb "reachable" "delayed: still buffered at the load of step 5" "overtakes 
     "the goal holds after this step" "<th>t0</th><th>t1</th>"
 shows robust "not robust" "Attack: thread t0 delays" "Happens-before cycle" "<svg" \
     "W turn = 1"
-shows fences "2 fences (verified, minimum)" "mfence    # fence 1: t0 at state stored" \
+shows fences "2 fences (verified, minimum)" "fence 1: t0 at state stored" \
     "cuts attack: t1 delays"
 
 if [ -n "$out" ]; then

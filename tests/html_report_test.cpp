@@ -83,8 +83,7 @@ TEST_F(Html, PsoFlushesThatOvertakeAreMarked) {
 // A witness: the attack, its execution, the cycle as SVG, by Graphviz when
 // it is on the PATH and by the built-in layout without it.
 TEST_F(Html, RobustShowsTheWitnessAndItsCycle) {
-    const std::string builtin =
-        page("robust " + example("peterson.txt"), 10, "PATH=/nonexistent");
+    const std::string builtin = page("robust " + example("peterson.txt"), 10, "PATH=/nonexistent");
     selfContained(builtin);
     EXPECT_TRUE(has(builtin, "<span class=\"verdict bad\">not robust</span>")) << builtin;
     EXPECT_TRUE(has(builtin, "Attack: thread t0 delays")) << builtin;
@@ -112,14 +111,13 @@ TEST_F(Html, FencesArePlacedInTheSource) {
     const std::string html = page("fences " + example("sb.txt") + " --target robustness", 0);
     selfContained(html);
     EXPECT_TRUE(has(html, "2 fences (verified, minimum)")) << html;
-    const std::size_t fence = html.find("mfence    # fence 1: t0 at state stored");
+    const std::size_t fence = html.find("mfence  \u2190 fence 1: t0 at state stored");
     const std::size_t line20 = html.find("<span class=\"ln\">20</span>");
     ASSERT_NE(fence, std::string::npos) << html;
     EXPECT_LT(html.find("<span class=\"ln\">19</span>"), fence);
     EXPECT_LT(fence, line20);
     EXPECT_TRUE(has(html, "cuts attack: t0 delays")) << html;
-    const std::string safety =
-        page("fences " + example("peterson.txt") + " --target safety", 0);
+    const std::string safety = page("fences " + example("peterson.txt") + " --target safety", 0);
     EXPECT_TRUE(has(safety, "class=\"fence\"")) << safety;
     const std::string impossible =
         page("fences " + example("sb-sc-outcome.txt") + " --target safety", 10);
@@ -134,6 +132,9 @@ TEST_F(Html, OutcomesAreATable) {
     EXPECT_TRUE(has(html, "not reachable")) << html;
     const std::string litmus = page("outcomes " + example("litmus/SB.litmus"), 0);
     EXPECT_TRUE(has(litmus, "class=\"positive\"")) << litmus;
+    const std::string allowed = page("reach " + example("litmus/SB.litmus"), 10);
+    EXPECT_TRUE(has(allowed, "<span class=\"verdict bad\">Allowed</span>")) << allowed;
+    EXPECT_TRUE(has(allowed, "<dt>condition</dt><dd>exists (0:EAX=0 /\\ 1:EAX=0)</dd>")) << allowed;
 }
 
 // Names are the user's: anything they hold is escaped.
