@@ -151,6 +151,29 @@ end
     EXPECT_FALSE(has(html, "<b>")) << html;
     EXPECT_TRUE(has(html, "t&quot;0&lt;b&gt;")) << html;
     EXPECT_TRUE(has(html, "&lt;x&gt;&amp;y")) << html;
+    // DOT of a witness too: a thread named t"0\ (robust --dot).
+    const std::string sb = write("sb.txt", R"(memory x y
+thread t"0\
+initial a
+final c
+transition a b write 1 x
+transition b c read r y
+end
+thread t1
+initial a
+final c
+transition a b write 1 y
+transition b c read r x
+end
+)");
+    const std::string dot = (dir / "g.dot").string();
+    ASSERT_EQ(run("robust " + sb + " --dot " + dot).code, 10);
+    const std::string graph = slurp(dot);
+    EXPECT_TRUE(has(graph, "label=\"t\\\"0\\\\\";")) << graph;
+    EXPECT_TRUE(has(graph, "[1] t\\\"0\\\\: write 1 x (line 5)\\nW x = 1")) << graph;
+    if (std::system("command -v dot >/dev/null 2>&1") == 0) {
+        EXPECT_EQ(std::system(("dot -Tsvg '" + dot + "' >/dev/null 2>&1").c_str()), 0) << graph;
+    }
 }
 
 // Where there is no page, or it cannot be written.
