@@ -122,11 +122,12 @@ TEST_F(Cli, JsonReportHasTheDocumentedShape) {
     Outcome r = run("reach " + write("mp.txt", kMp) + " --model sc --json");
     ASSERT_EQ(r.code, 10) << r.err;
     nlohmann::json j = nlohmann::json::parse(r.out);
-    for (const char* key : {"tool", "version", "command", "file", "model", "engine", "verdict",
-                            "goal", "trace", "stats"}) {
+    for (const char* key : {"tool", "version", "schema_version", "command", "file", "model",
+                            "engine", "verdict", "goal", "trace", "stats"}) {
         EXPECT_TRUE(j.contains(key)) << key;
     }
     EXPECT_EQ(j["tool"], "tsoreach");
+    EXPECT_EQ(j["schema_version"], 1);
     EXPECT_EQ(j["command"], "reach");
     EXPECT_EQ(j["model"], "sc");
     EXPECT_EQ(j["engine"], "explicit");
@@ -403,6 +404,7 @@ TEST_F(Cli, MalformedInputGivesPositionAndExitTwo) {
     EXPECT_EQ(j.code, 2);
     EXPECT_EQ(j.err.rfind(f + ":3:16: error: unknown instruction 'jump'", 0), 0U) << j.err;
     const nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["schema_version"], 1);
     EXPECT_EQ(doc["verdict"], "error");
     EXPECT_EQ(doc["error"], "input");
     EXPECT_EQ(doc["file"], f);
