@@ -70,4 +70,14 @@ std::string errorJson(const std::string& command, const std::string& kind, const
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+std::string stoppedJson(const std::string& command, const std::string& file,
+                        const std::string& reason, const std::vector<FileWarning>& warnings) {
+    nlohmann::ordered_json j = jsonHeader(command);
+    j["file"] = file;
+    j["verdict"] = "unknown";
+    j["reason"] = reason;
+    j["warnings"] = warningsJson(warnings);
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace tsoreach::cli

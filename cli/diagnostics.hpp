@@ -60,4 +60,10 @@ std::string errorJson(const std::string& command, const std::string& kind, const
                       SourcePos pos, const std::string& message,
                       const std::vector<FileWarning>& warnings);
 
+// What --json prints when a limit stops the run outside any search, before
+// the command has a report (exit 3; e.g. --timeout while the program is
+// read or checked): `reason` as the reports give it.
+std::string stoppedJson(const std::string& command, const std::string& file,
+                        const std::string& reason, const std::vector<FileWarning>& warnings);
+
 } // namespace tsoreach::cli
