@@ -47,7 +47,8 @@ void lintProgram(const LoadedProgram& input, const std::string& file, bool final
 
 // The version of the JSON documents' format (docs/json.md, "Schema
 // version"): raised when a field is removed or renamed or its meaning
-// changes, not when a field is added.
+// changes, not when a field is added; docs/json-schema.json holds it as a
+// constant and changes with it.
 inline constexpr int kJsonSchemaVersion = 1;
 
 // The fields every JSON document of the tool begins with, reports and errors
