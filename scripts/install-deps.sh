@@ -17,7 +17,8 @@ packages=(
 for purpose in "${@:-tool}"; do
   case "$purpose" in
     tool) ;;
-    test) packages+=(libgtest-dev graphviz) ;;        # unit tests; dot renders the DOT output
+    test) packages+=(libgtest-dev graphviz     # unit tests; dot renders the DOT output
+                     python3-jsonschema) ;;    # tests/json_schema_check.py: the JSON reports
     fuzz) packages+=(clang libclang-rt-dev) ;;       # clang++ and libFuzzer's runtime
     *) echo "install-deps: unknown purpose '$purpose' (tool, test or fuzz)" >&2; exit 2 ;;
   esac
