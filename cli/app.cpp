@@ -126,6 +126,18 @@ void emitErrorJson(const Context& ctx, const std::string& kind, const std::strin
     std::cout.flush();
 }
 
+// A limit that stopped the run before the command had a report: its reason
+// as the one line a text report starts with, or with --json as one JSON
+// object (docs/json.md).
+void emitStopped(const Context& ctx, const std::string& reason) {
+    if (ctx.json) {
+        std::cout << stoppedJson(ctx.command, ctx.file, reason, ctx.warnings.all());
+    } else {
+        std::cout << "unknown: " << reason << '\n';
+    }
+    std::cout.flush();
+}
+
 } // namespace
 
 int runMain(int argc, char** argv, const engines::Catalog& catalog) {
@@ -147,12 +159,12 @@ int runMain(int argc, char** argv, const engines::Catalog& catalog) {
     } catch (const Stopped& e) {
         // A stop condition that a pass saw outside any search (e.g. an
         // interrupt while the input is parsed): a limit, not a bug.
-        std::cout << "unknown: " << e.what() << '\n';
+        emitStopped(ctx, e.what());
         return exitUnknown;
     } catch (const std::bad_alloc&) {
         // Memory ran out before a limit check saw it: a limit, not a bug.
-        std::cout << "unknown: out of memory (the allocation failed before --max-memory was "
-                     "reached; give a lower --max-memory)\n";
+        emitStopped(ctx, "out of memory (the allocation failed before --max-memory was reached; "
+                         "give a lower --max-memory)");
         return exitUnknown;
     } catch (const std::exception& e) {
         std::string line;

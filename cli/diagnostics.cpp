@@ -47,19 +47,35 @@ void lintProgram(const LoadedProgram& input, const std::string& file, bool final
     }
 }
 
-std::string errorJson(const std::string& command, const std::string& kind, const std::string& file,
-                      SourcePos pos, const std::string& message,
-                      const std::vector<FileWarning>& warnings) {
+nlohmann::ordered_json jsonHeader(const std::string& command) {
     nlohmann::ordered_json j;
     j["tool"] = "tsoreach";
     j["version"] = TSOREACH_VERSION;
+    j["schema_version"] = kJsonSchemaVersion;
     j["command"] = command;
+    return j;
+}
+
+std::string errorJson(const std::string& command, const std::string& kind, const std::string& file,
+                      SourcePos pos, const std::string& message,
+                      const std::vector<FileWarning>& warnings) {
+    nlohmann::ordered_json j = jsonHeader(command);
     j["verdict"] = "error";
     j["error"] = kind;
     j["file"] = file;
     j["line"] = pos.line;
     j["col"] = pos.col;
     j["message"] = message;
+    j["warnings"] = warningsJson(warnings);
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string stoppedJson(const std::string& command, const std::string& file,
+                        const std::string& reason, const std::vector<FileWarning>& warnings) {
+    nlohmann::ordered_json j = jsonHeader(command);
+    j["file"] = file;
+    j["verdict"] = "unknown";
+    j["reason"] = reason;
     j["warnings"] = warningsJson(warnings);
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -45,10 +45,26 @@ nlohmann::ordered_json warningsJson(const std::vector<FileWarning>& ws);
 void lintProgram(const LoadedProgram& input, const std::string& file, bool finals,
                  Warnings& warnings, const StopCondition& stop = StopCondition());
 
+// The version of the JSON documents' format (docs/json.md, "Schema
+// version"): raised when a field is removed or renamed or its meaning
+// changes, not when a field is added; docs/json-schema.json holds it as a
+// constant and changes with it.
+inline constexpr int kJsonSchemaVersion = 1;
+
+// The fields every JSON document of the tool begins with, reports and errors
+// alike: tool, version, schema_version and the subcommand.
+nlohmann::ordered_json jsonHeader(const std::string& command);
+
 // What --json prints for an error that ends the run (exit 2): `kind` is
 // "input" (a position in a file; line 0 when there is none) or "usage".
 std::string errorJson(const std::string& command, const std::string& kind, const std::string& file,
                       SourcePos pos, const std::string& message,
                       const std::vector<FileWarning>& warnings);
+
+// What --json prints when a limit stops the run outside any search, before
+// the command has a report (exit 3; e.g. --timeout while the program is
+// read or checked): `reason` as the reports give it.
+std::string stoppedJson(const std::string& command, const std::string& file,
+                        const std::string& reason, const std::vector<FileWarning>& warnings);
 
 } // namespace tsoreach::cli

@@ -1,5 +1,6 @@
 // The JSON reports (docs/json.md), for scripts.
 
+#include "diagnostics.hpp"
 #include "report.hpp"
 #include "report_common.hpp"
 
@@ -83,10 +84,7 @@ nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
 
 nlohmann::ordered_json jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                                   const reach::Result& r) {
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = info.command;
+    nlohmann::ordered_json j = jsonHeader(info.command);
     j["file"] = info.file;
     j["model"] = reach::name(info.model);
     j["engine"] = info.engine;
@@ -150,10 +148,7 @@ nlohmann::ordered_json jsonReport(const Program& p, const Goal& g, const RunInfo
 nlohmann::ordered_json replayJson(const std::string& file, const std::string& traceFile,
                                   reach::MemoryModel model, const Goal& g, const Program& p,
                                   const reach::Trace& trace, const reach::ReplayOutcome& outcome) {
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = "replay";
+    nlohmann::ordered_json j = jsonHeader("replay");
     j["file"] = file;
     j["trace_file"] = traceFile;
     j["model"] = reach::name(model);
@@ -174,10 +169,7 @@ nlohmann::ordered_json replayJson(const std::string& file, const std::string& tr
 nlohmann::ordered_json exploredRobustJson(const Program& p, const std::string& file,
                                           const std::string& model, const std::string& engine,
                                           const robustness::ExploredRobustness& r) {
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = "robust";
+    nlohmann::ordered_json j = jsonHeader("robust");
     j["file"] = file;
     j["model"] = model;
     j["engine"] = engine;
@@ -200,10 +192,7 @@ nlohmann::ordered_json exploredRobustJson(const Program& p, const std::string& f
 nlohmann::ordered_json robustJson(const Program& p, const std::string& file,
                                   const std::string& model, const robustness::RobustnessResult& r,
                                   double seconds) {
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = "robust";
+    nlohmann::ordered_json j = jsonHeader("robust");
     j["file"] = file;
     j["model"] = model;
     j["verdict"] = verdictName(r.verdict);
@@ -232,10 +221,7 @@ nlohmann::ordered_json robustJson(const Program& p, const std::string& file,
 
 nlohmann::ordered_json fencesJson(const Program& p, const FenceInfo& info,
                                   const robustness::FenceResult& r) {
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = "fences";
+    nlohmann::ordered_json j = jsonHeader("fences");
     j["file"] = info.file;
     j["target"] = info.target;
     j["model"] = info.model;
@@ -284,10 +270,7 @@ nlohmann::ordered_json fencesJson(const Program& p, const FenceInfo& info,
 }
 
 nlohmann::ordered_json exploreJson(const ExploreInfo& info, const reach::ExploreResult& r) {
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = "explore";
+    nlohmann::ordered_json j = jsonHeader("explore");
     j["file"] = info.file;
     j["model"] = reach::name(info.model);
     j["engine"] = info.engine;
@@ -346,10 +329,7 @@ nlohmann::ordered_json outcomesJson(const OutcomesReport& r) {
     const std::vector<Value> cells = outcomeCells(r.program, l, r.baseline);
     const bool counted = l.classes != reach::ExecutionClasses::FinalStates;
     const bool compared = r.baseline != nullptr && r.baseline->complete;
-    nlohmann::ordered_json j;
-    j["tool"] = "tsoreach";
-    j["version"] = TSOREACH_VERSION;
-    j["command"] = "outcomes";
+    nlohmann::ordered_json j = jsonHeader("outcomes");
     j["file"] = r.info.file;
     j["model"] = reach::name(r.info.model);
     j["engine"] = r.info.engine;

@@ -19,8 +19,10 @@ for purpose in "${@:-tool}"; do
     tool) ;;
     # unit tests; dot renders the DOT output and lays out the HTML graphs;
     # headless Chromium renders the HTML pages (tests/html_render_test.sh),
-    # with a font to draw their text and python3 to read the screenshots
-    test) packages+=(libgtest-dev graphviz chromium fonts-dejavu-core python3) ;;
+    # with a font to draw their text and python3 to read the screenshots;
+    # python3-jsonschema checks the JSON reports (tests/json_schema_check.py)
+    test) packages+=(libgtest-dev graphviz chromium fonts-dejavu-core python3
+                     python3-jsonschema) ;;
     fuzz) packages+=(clang libclang-rt-dev) ;;       # clang++ and libFuzzer's runtime
     *) echo "install-deps: unknown purpose '$purpose' (tool, test or fuzz)" >&2; exit 2 ;;
   esac

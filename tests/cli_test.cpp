@@ -122,11 +122,12 @@ TEST_F(Cli, JsonReportHasTheDocumentedShape) {
     Outcome r = run("reach " + write("mp.txt", kMp) + " --model sc --json");
     ASSERT_EQ(r.code, 10) << r.err;
     nlohmann::json j = nlohmann::json::parse(r.out);
-    for (const char* key : {"tool", "version", "command", "file", "model", "engine", "verdict",
-                            "goal", "trace", "stats"}) {
+    for (const char* key : {"tool", "version", "schema_version", "command", "file", "model",
+                            "engine", "verdict", "goal", "trace", "stats"}) {
         EXPECT_TRUE(j.contains(key)) << key;
     }
     EXPECT_EQ(j["tool"], "tsoreach");
+    EXPECT_EQ(j["schema_version"], 1);
     EXPECT_EQ(j["command"], "reach");
     EXPECT_EQ(j["model"], "sc");
     EXPECT_EQ(j["engine"], "explicit");
@@ -349,6 +350,32 @@ TEST_F(Cli, TimeoutHoldsInStaticPassesOfLargePrograms) {
                   "timeout after 1 s (--timeout)", false);
 }
 
+// A limit can stop the run before the command has a report (with a deadline
+// already past, the check for registers read before they are assigned
+// stops): `unknown` and exit 3 all the same, and with --json one JSON
+// object rather than the text line (docs/json.md, "Stopped").
+TEST_F(Cli, LimitBeforeAnyReportIsUnknownAndJson) {
+    const std::string sb = write("sb.txt", kSb);
+    const Outcome text = run("reach " + sb + " --timeout 0.000001");
+    EXPECT_EQ(text.code, 3) << text.err;
+    EXPECT_EQ(text.out, "unknown: timeout after 1e-06 s (--timeout)\n");
+    for (const std::string cmd : {"reach", "robust", "explore", "outcomes", "fences"}) {
+        const std::string target = cmd == "fences" ? " --target robustness" : "";
+        const Outcome j = run(cmd + " " + sb + target + " --timeout 0.000001 --json");
+        EXPECT_EQ(j.code, 3) << cmd << "\n" << j.err;
+        const nlohmann::json doc = nlohmann::json::parse(j.out, nullptr, false);
+        ASSERT_FALSE(doc.is_discarded()) << cmd << "\n" << j.out;
+        EXPECT_EQ(doc.size(), 8U) << j.out;
+        EXPECT_EQ(doc["tool"], "tsoreach");
+        EXPECT_EQ(doc["schema_version"], 1);
+        EXPECT_EQ(doc["command"], cmd);
+        EXPECT_EQ(doc["file"], sb);
+        EXPECT_EQ(doc["verdict"], "unknown");
+        EXPECT_EQ(doc["reason"], "timeout after 1e-06 s (--timeout)");
+        EXPECT_EQ(doc["warnings"], nlohmann::json::array());
+    }
+}
+
 // --max-memory holds in the oracle and in the explicit engine, with
 // `unknown` and the reason, long before the process could be killed.
 TEST_F(Cli, MemoryLimitHoldsInTheOracleAndTheExplicitEngine) {
@@ -403,6 +430,7 @@ TEST_F(Cli, MalformedInputGivesPositionAndExitTwo) {
     EXPECT_EQ(j.code, 2);
     EXPECT_EQ(j.err.rfind(f + ":3:16: error: unknown instruction 'jump'", 0), 0U) << j.err;
     const nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["schema_version"], 1);
     EXPECT_EQ(doc["verdict"], "error");
     EXPECT_EQ(doc["error"], "input");
     EXPECT_EQ(doc["file"], f);
