@@ -1152,12 +1152,6 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
     EXPECT_EQ(run("outcomes " + sb + " --diff arm").code, 2);
 }
 
-// Outcomes name the cells a program declares, show every declared cell (even
-// one that stays at its initial value) and start from the declared values.
-// herd litmus tests: reach answers as herd does, outcomes lists the final
-// states by name with the condition's counts, print gives a program that
-// reach answers the same way, replay takes reach's trace.
-// `-` reads the program from standard input; messages call it <stdin>.
 // --progress: every searching engine and subcommand prints a line within
 // 1.5 s of a long search (counters 3 9 of bench/gen_counters.py: 3 M states
 // under SC).
@@ -1172,15 +1166,15 @@ TEST_F(Cli, ProgressOnLongSearches) {
     }
     const std::string f = write("counters.txt", text);
     const std::pair<std::string, std::string> runs[] = {
-        {"reach " + f + " --model sc --engine explicit --jobs 1", "explicit: 1.0 s, "},
-        {"reach " + f + " --model sc --engine explicit --jobs 2", "explicit: 1.0 s, "},
-        {"explore " + f + " --model sc --engine dpor --unroll 4", "dpor: 1.0 s, "},
-        {"explore " + f + " --model sc --engine rf --unroll 4", "rf: 1.0 s, "},
+        {"reach " + f + " --model sc --engine explicit --jobs 1", "explicit: 1."},
+        {"reach " + f + " --model sc --engine explicit --jobs 2", "explicit: 1."},
+        {"explore " + f + " --model sc --engine dpor --unroll 4", "dpor: 1."},
+        {"explore " + f + " --model sc --engine rf --unroll 4", "rf: 1."},
         // Tasks of many searches: their own line, or their search's.
         {"robust " + f, "robust: 1 s, "},
-        {"robust " + f + " --model pso --unroll 4", "dpor: 1.0 s, "},
+        {"robust " + f + " --model pso --unroll 4", "dpor: 1."},
         {"fences " + f + " --target robustness", "fences round 1 (0 constraints): robust: 1 s, "},
-        {"fences " + f + " --target safety", "fences SC check of the goal: explicit: 1.0 s, "},
+        {"fences " + f + " --target safety", "fences SC check of the goal: explicit: 1."},
     };
     for (const auto& [args, line] : runs) {
         Outcome o = run(args + " --progress --timeout 1.5");
@@ -1275,6 +1269,7 @@ TEST_F(Cli, ReachDrawsItsTrace) {
     }
 }
 
+// `-` reads the program from standard input; messages call it <stdin>.
 TEST_F(Cli, ProgramFromStandardInput) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/sb.txt";
     Outcome tso = run("reach - --model tso < " + sb);
@@ -1288,6 +1283,9 @@ TEST_F(Cli, ProgramFromStandardInput) {
     EXPECT_EQ(bad.err.rfind("<stdin>:1:35: error: unknown instruction 'foo'", 0), 0U) << bad.err;
 }
 
+// herd litmus tests: reach answers as herd does, outcomes lists the final
+// states by name with the condition's counts, print gives a program that
+// reach answers the same way, replay takes reach's trace.
 TEST_F(Cli, LitmusTestsAnswerAsHerdDoes) {
     const std::string sb = std::string(TSOREACH_SOURCE_DIR) + "/examples/litmus/SB.litmus";
     Outcome sc = run("reach " + sb + " --model sc");
@@ -1380,6 +1378,8 @@ TEST_F(Cli, LitmusErrorsArePositionedAndJson) {
     EXPECT_EQ(doc["line"], 4);
 }
 
+// Outcomes name the cells a program declares, show every declared cell (even
+// one that stays at its initial value) and start from the declared values.
 TEST_F(Cli, OutcomesNameDeclaredCells) {
     const std::string f = write("named.txt", "memory x y = 5 z\n"
                                              "thread p initial a transition a b write 1 x "
