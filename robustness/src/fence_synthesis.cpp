@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -196,31 +195,14 @@ class Synthesis {
         states_ = result.scStates;
     }
 
-    // "fences: 3 s, round 2, 5 constraints, 7 checks done, 12345 states
-    // (4115/s), 35 MB", for the progress ticker's thread; empty (no line)
-    // while the check under way speaks (it did within 1.5 s).
+    // "fences: 3.0 s, round 2 (5 constraints), 7 checks done, 12345
+    // states (4115/s), 35 MB" (the checks ended so far), for the progress
+    // ticker's thread.
     [[nodiscard]] std::string progressLine(double seconds) const {
-        const auto now = std::chrono::steady_clock::now().time_since_epoch();
-        if (now - std::chrono::steady_clock::duration(checkSpoke_.load()) <
-            std::chrono::milliseconds(1500)) {
-            return "";
-        }
-        return "fences: " + std::to_string(static_cast<int>(seconds)) + " s, " + roundText() +
-               ", " + std::to_string(checks_.load()) + " checks done, " +
+        const std::size_t done = checks_.load();
+        return "fences: " + reach::progressSeconds(seconds) + ", " + roundText() + ", " +
+               std::to_string(done) + (done == 1 ? " check" : " checks") + " done, " +
                reach::progressCounts(states_.load(), seconds);
-    }
-
-    // The options of the checks: their progress lines (from a search, or
-    // from the attacks' ticker) say which round they belong to.
-    FenceOptions checkOptions(const FenceOptions& options) {
-        FenceOptions mine = options;
-        if (options.search.progress) {
-            mine.search.progress = [this, sink = options.search.progress](const std::string& l) {
-                checkSpoke_ = std::chrono::steady_clock::now().time_since_epoch().count();
-                sink("fences " + roundText() + ": " + l);
-            };
-        }
-        return mine;
     }
 
     [[nodiscard]] std::string roundText() const {
@@ -234,8 +216,6 @@ class Synthesis {
     FenceResult result;
 
   private:
-    // When a check last printed a line (steady_clock ticks).
-    std::atomic<std::chrono::steady_clock::rep> checkSpoke_{0};
     std::atomic<std::size_t> checks_{0};
     std::atomic<std::uint64_t> states_{0};
     std::atomic<std::size_t> round_{0};
@@ -365,14 +345,25 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
 
 } // namespace
 
+namespace {
+
+// The checks report into the synthesis's progress lines.
+FenceOptions withProgress(const FenceOptions& options, const reach::ProgressTicker& ticker) {
+    FenceOptions mine = options;
+    mine.search.progress = ticker.innerSink();
+    return mine;
+}
+
+} // namespace
+
 FenceResult robustnessFences(const Program& p, const FenceOptions& options) {
     Synthesis syn(p, options);
-    // Checks that end within a second say nothing: the synthesis's ticker
-    // speaks between them.
+    // One progress line a second for the whole synthesis, ending with the
+    // newest line of the check under way.
     const reach::ProgressTicker ticker(options.search,
                                        [&syn](double s) { return syn.progressLine(s); });
     try {
-        return robustnessRounds(syn, syn.checkOptions(options));
+        return robustnessRounds(syn, withProgress(options, ticker));
     } catch (const Stopped& e) { // in the hitting-set search
         return syn.unknown(std::string("fence synthesis: ") + e.what());
     }
@@ -384,7 +375,7 @@ FenceResult safetyFences(const Program& p, const Goal& goal, reach::Engine& engi
     const reach::ProgressTicker ticker(options.search,
                                        [&syn](double s) { return syn.progressLine(s); });
     try {
-        return safetyRounds(syn, p, goal, engine, syn.checkOptions(options));
+        return safetyRounds(syn, p, goal, engine, withProgress(options, ticker));
     } catch (const Stopped& e) { // in the hitting-set search
         return syn.unknown(std::string("fence synthesis: ") + e.what());
     }

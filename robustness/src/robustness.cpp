@@ -146,9 +146,11 @@ class AttackOracle {
     }
 
     RobustnessResult run() {
-        // The attacks' own searches are short and many: the oracle reports
-        // progress for them all (--progress), and they report none.
+        // The attacks' searches are many and mostly short: the oracle
+        // prints the progress lines (--progress), ending each with the
+        // newest line of a search under way.
         const reach::ProgressTicker ticker(options_, [this](double s) { return progressLine(s); });
+        searchProgress_ = ticker.innerSink();
         searchAttacks(true);
         phase_ = 1;
         searchFamilies();
@@ -205,21 +207,22 @@ class AttackOracle {
         });
     }
 
-    // "robust: 2.0 s, probes, 12 of 80 attacks searched, 1 feasible, 3
-    // families decided 40, 18 SC searches, 4090581 states (2045290/s), 57 MB"
+    // "robust: 2.0 s, probes, 12 of 80 attacks searched, 1 feasible, 40
+    // decided by their family's search, 18 SC searches, 4090581 states
+    // (2045290/s), 57 MB" (the searches ended so far)
     std::string progressLine(double seconds) const {
         static constexpr const char* kPhases[] = {"probes", "families", "attacks one by one"};
-        return "robust: " + std::to_string(static_cast<int>(seconds)) + " s, " +
-               kPhases[phase_.load()] + ", " + std::to_string(searched_.load()) + " of " +
-               std::to_string(n_) + " attacks searched, " + std::to_string(feasible_.load()) +
-               " feasible, " + std::to_string(byFamilies_.load()) +
-               " decided by their family's search, " + std::to_string(queries_.load()) +
-               " SC searches, " + reach::progressCounts(states_.load(), seconds);
+        return "robust: " + reach::progressSeconds(seconds) + ", " + kPhases[phase_.load()] + ", " +
+               std::to_string(searched_.load()) + " of " + std::to_string(n_) +
+               " attacks searched, " + std::to_string(feasible_.load()) + " feasible, " +
+               std::to_string(byFamilies_.load()) + " decided by their family's search, " +
+               std::to_string(queries_.load()) + " SC searches, " +
+               reach::progressCounts(states_.load(), seconds);
     }
 
     void searchAttack(std::size_t i) {
         reach::Options mine = options_;
-        mine.progress = nullptr; // the oracle's ticker reports
+        mine.progress = searchProgress_; // into the oracle's lines
         mine.stop = options_.stop.orWhen(cancel_[i]);
         if (threads_ > 1) {
             mine.searchJobs = 1; // the attacks already share the threads
@@ -296,7 +299,7 @@ class AttackOracle {
             // with a budget: a family in an infinite state space (a ticket
             // counter) leaves its attacks to breadth-first searches.
             reach::Options mine = options_;
-            mine.progress = nullptr; // the oracle's ticker reports
+            mine.progress = searchProgress_; // into the oracle's lines
             mine.search = reach::SearchOrder::Dfs;
             if (threads_ > 1) {
                 mine.searchJobs = 1; // the families already share the threads
@@ -409,8 +412,9 @@ class AttackOracle {
     std::size_t threads_;
     std::atomic<std::uint64_t> queries_{0};
     std::atomic<std::uint64_t> states_{0};
-    // For the progress line only.
-    std::atomic<int> phase_{0}; // 0 probes, 1 families, 2 the rest
+    // For the progress lines only.
+    reach::ProgressTicker::Sink searchProgress_; // set before any search
+    std::atomic<int> phase_{0};                  // 0 probes, 1 families, 2 the rest
     std::atomic<std::size_t> searched_{0};
     std::atomic<std::size_t> feasible_{0};
     std::atomic<std::size_t> byFamilies_{0};
