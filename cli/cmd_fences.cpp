@@ -76,7 +76,7 @@ class FencesCommand final : public SearchCommand {
         cmd->add_option("--goal", goals_,
                         "Safety: goal THREAD=STATE[,...] (default: final states); several: any "
                         "of them");
-        cmd->add_option("--apply", apply_, "Write the fenced program to OUT");
+        cmd->add_option("--apply", apply_, "Write the fenced program to OUT")->check(writableFile);
         declareHtml(cmd);
         cmd->add_option("--cost", cost_,
                         "uniform: minimise the number of fences; loops: a fence on a "

@@ -93,7 +93,8 @@ class ReachCommand final : public SearchCommand {
             ->capture_default_str();
         cmd->add_option("--dot", dot_,
                         "Write the trace of a reachable goal as a DOT graph to FILE (a lane per "
-                        "thread; stores to their flushes, reads to their sources)");
+                        "thread; stores to their flushes, reads to their sources)")
+            ->check(writableFile);
         declareHtml(cmd);
         addAllowUnreachableGoal(cmd, allowUnreachableGoal_);
         declareOptions(cmd, "Print statistics after the verdict");

@@ -61,7 +61,8 @@ class RobustCommand final : public SearchCommand {
         declareTarget(cmd, "Memory model", "Engine");
         cmd->add_option("--dot", dot_,
                         "Write the first witness's happens-before graph to FILE (DOT: every "
-                        "event and arc, the cycle in red)");
+                        "event and arc, the cycle in red)")
+            ->check(writableFile);
         declareHtml(cmd);
         cmd->add_option("--print-attack", printAttack_,
                         "Print the instrumented SC program of the N-th attack (1-based) and exit")

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -84,6 +85,32 @@ const CLI::Validator nonNegativeNumber(
     },
     "S>=0");
 const CLI::Validator positiveInteger([](std::string& v) { return checkInteger(v, 1); }, "K>=1");
+
+namespace {
+
+// Whether `path` can be written: tried when the options are read, so that a
+// long search does not end in "cannot write" (and lose its verdict).
+std::string checkOutputFile(const std::string& path) {
+    if (path == "-") {
+        return "give a file name: standard output carries the report";
+    }
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(path, ec);
+    {
+        const std::ofstream probe(path, std::ios::binary | std::ios::app);
+        if (!probe) {
+            return "cannot write " + path;
+        }
+    }
+    if (!existed) {
+        std::filesystem::remove(path, ec);
+    }
+    return "";
+}
+
+} // namespace
+
+const CLI::Validator writableFile([](std::string& v) { return checkOutputFile(v); }, "FILE");
 
 void emit(const std::string& text) {
     std::cout << text;
@@ -339,7 +366,8 @@ void SearchCommand::completeSettings(engines::Settings& s,
 void SearchCommand::declareHtml(CLI::App* cmd) {
     cmd->add_option("--html", html_,
                     "Write the report as one self-contained HTML page to FILE (trace lanes "
-                    "with the store buffers, happens-before graph, fences in the source)");
+                    "with the store buffers, happens-before graph, fences in the source)")
+        ->check(writableFile);
 }
 
 void SearchCommand::writeHtml(

@@ -52,6 +52,8 @@ struct Context {
 extern const CLI::Validator nonNegativeInteger;
 extern const CLI::Validator nonNegativeNumber;
 extern const CLI::Validator positiveInteger;
+// An output file (--html, --dot, --apply): not `-`, and writable now.
+extern const CLI::Validator writableFile;
 
 // Writes `text` to stdout; a failed write is an error, not a silent loss.
 void emit(const std::string& text);

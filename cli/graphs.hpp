@@ -32,12 +32,15 @@ std::vector<std::string> eventLabel(const Program& p, const reach::Trace& t,
 bool onCycle(const robustness::HbArc& a, const std::vector<robustness::HbArc>& cycle);
 
 // The witness graph as an <svg> element: laid out by Graphviz `dot` when it
-// is on the PATH (and answers before `stop`'s deadline and within 10 s),
-// else by a built-in layout (a column per thread, a row per event). `how`
-// says which drew it.
+// is on the PATH (and answers before `stop`'s deadline and within 5 s),
+// else by a built-in layout (a column per thread, a row per event). Of a
+// graph of more than kMaxDrawnEvents events, only the cycle's events and
+// the arcs among them are drawn.
+constexpr std::size_t kMaxDrawnEvents = 40;
 struct Svg {
     std::string text;
-    std::string how; // "Graphviz dot" or "built-in layout"
+    std::string how;  // "Graphviz dot" or "the built-in layout (why)"
+    std::string note; // what part of the graph is drawn; empty: all of it
 };
 Svg happensBeforeSvg(const Program& p, const reach::Trace& t, const robustness::HbGraph& g,
                      const std::vector<robustness::HbArc>& cycle, const StopCondition& stop);

@@ -66,6 +66,8 @@ tr.after-goal td { background: #fafafa; color: #888; }
 .legend span { margin-right: 14px; font-size: 13px; }
 .legend .swatch { display: inline-block; width: 12px; height: 12px; vertical-align: middle;
   margin-right: 4px; border-radius: 2px; }
+.legend .swatch.delayed { background: #ffe0b2; border: 1px solid #ef6c00; }
+.legend .swatch.overtakes { background: #ffebee; border: 1px solid #c62828; }
 pre.source { border: 1px solid #ddd; background: #fbfbfb; padding: 6px 0; }
 pre.source .ln { display: inline-block; width: 4em; text-align: right; color: #999;
   margin-right: 12px; user-select: none; }
@@ -73,7 +75,7 @@ pre.source .used { background: #e3f2fd; display: inline-block; min-width: 40em; 
 pre.source .fence { background: #e8f5e9; color: #1b5e20; font-weight: 700; display: inline-block;
   min-width: 40em; }
 table.outcomes { border-collapse: collapse; }
-table.outcomes th, table.outcomes td { border: 1px solid #ddd; padding: 3px 8px; }
+table.outcomes th, table.outcomes td { border: 1px solid #ddd; padding: 3px 8px; font-size: 13px; }
 table.outcomes tr.positive td { background: #fff3e0; font-weight: 600; }
 .new { color: #c62828; font-weight: 600; }
 svg.hb .event { fill: #fff; stroke: #9e9e9e; } svg.hb .event.on-cycle { stroke: #c62828;

@@ -33,7 +33,8 @@ std::string esc(std::string_view s) {
     return htmlEscaped(s);
 }
 
-// "bad", "good" or "unknown": the colour of a verdict.
+// The page's title, its verdict in the colour `tone` ("bad", "good" or
+// "unknown") and the facts of the run.
 std::string header(const std::string& command, const std::string& file, const std::string& verdict,
                    const std::string& tone,
                    const std::vector<std::pair<std::string, std::string>>& facts) {
@@ -91,6 +92,7 @@ std::vector<StepMark> stepMarks(const Program& p, const reach::Trace& t,
             if (!buffers[i].overtaken.empty()) {
                 std::string older;
                 for (const BufferedStore& b : buffers[i].overtaken) {
+                    overtakenBy[b.step].push_back(i);
                     older += (older.empty() ? "" : ", ") + detail::cellName(p, b.addr) + "=" +
                              std::to_string(b.value) + " (step " + std::to_string(b.step + 1) + ")";
                 }
@@ -103,8 +105,7 @@ std::vector<StepMark> stepMarks(const Program& p, const reach::Trace& t,
             continue;
         }
         if (s.forwarded.value_or(false)) {
-            marks[i] = {"", "served by its own buffer"};
-            continue;
+            continue; // its effect says "own buffer"
         }
         std::string waiting;
         for (const BufferedStore& b : before) {
@@ -122,17 +123,20 @@ std::vector<StepMark> stepMarks(const Program& p, const reach::Trace& t,
         if (overtakenBy[w].empty()) {
             continue;
         }
-        std::string loads;
+        // The loads (and PSO flushes) that overtake it.
+        std::string by;
         for (std::size_t l : overtakenBy[w]) {
-            loads += (loads.empty() ? "" : ", ") + std::to_string(l + 1);
+            by +=
+                std::string(by.empty() ? "" : ", ") +
+                (t.steps[l].kind == StepKind::Flush ? "the flush of step " : "the load of step ") +
+                std::to_string(l + 1);
         }
         const auto f = flushOf.find(w);
-        marks[w] = {
-            "delayed",
-            "delayed: still buffered at the load" +
-                std::string(overtakenBy[w].size() == 1 ? " of step " : "s of steps ") + loads +
-                (f == flushOf.end() ? std::string("; never reaches memory in this trace")
-                                    : "; reaches memory at step " + std::to_string(f->second + 1))};
+        marks[w] = {"delayed",
+                    "delayed: still buffered at " + by +
+                        (f == flushOf.end()
+                             ? std::string("; never reaches memory in this trace")
+                             : "; reaches memory at step " + std::to_string(f->second + 1))};
     }
     return marks;
 }
@@ -193,11 +197,9 @@ std::string lanes(const Program& p, const reach::Trace& t, bool goal = true) {
     const std::vector<StepMark> marks = stepMarks(p, t, buffers);
     std::ostringstream out;
     if (!buffers.empty()) {
-        out << "<p class=\"legend\"><span><span class=\"swatch\" style=\"background:#ffe0b2;"
-               "border:1px solid #ef6c00\"></span>delayed store</span><span><span "
-               "class=\"swatch\" style=\"background:#ffebee;border:1px solid #c62828\"></span>"
-               "load (or PSO flush) that overtakes it</span><span>buffers after each step, "
-               "oldest first</span></p>\n";
+        out << "<p class=\"legend\"><span><span class=\"swatch delayed\"></span>delayed "
+               "store</span><span><span class=\"swatch overtakes\"></span>load (or PSO flush) "
+               "that overtakes it</span><span>buffers after each step, oldest first</span></p>\n";
     }
     out << "<table class=\"lanes\">\n<thead><tr><th>step</th>";
     for (const Thread& th : p.threads) {
@@ -296,6 +298,67 @@ std::string tone(robustness::RobustVerdict v) {
     return "unknown";
 }
 
+// The fences, each with the constraints it cuts, as a list; `placed`
+// gets, by source line, the marks the listing shows before it.
+std::string fenceList(const Program& p, const robustness::FenceResult& f,
+                      std::map<std::uint32_t, std::vector<std::string>>& placed) {
+    std::string out = "<ol>\n";
+    for (std::size_t i = 0; i < f.fences.size(); ++i) {
+        const instrument::FencePosition& pos = f.fences[i];
+        const Thread& th = p.thread(pos.thread);
+        const std::string& state = th.stateNames[pos.state.index()];
+        const std::uint32_t line = detail::guardedLine(p, pos);
+        out += "<li><code>mfence</code> in " + esc(th.name) + " at state " + esc(state) +
+               " (before line " + std::to_string(line) + ")";
+        if (i < f.cuts.size() && !f.cuts[i].empty()) {
+            out += "<ul>";
+            for (std::size_t k : f.cuts[i]) {
+                out += "<li>cuts " + esc(f.constraints[k].reason) + "</li>";
+            }
+            out += "</ul>";
+        }
+        out += "</li>\n";
+        // Not in the file's syntax (it may be .rmm or .litmus): a mark.
+        placed[line].push_back("mfence  \u2190 fence " + std::to_string(i + 1) + ": " + th.name +
+                               " at state " + state + ", before the next line");
+    }
+    return out + "</ol>\n";
+}
+
+// What the outcomes add up to: the condition's answer (a litmus test) and
+// the comparison with --diff's model, a paragraph a line.
+std::string outcomesSummary(const OutcomesReport& r) {
+    const reach::OutcomeList& l = r.list;
+    std::string text;
+    if (r.info.condition != nullptr && l.complete) {
+        text = detail::conditionSummary(*r.info.condition, r.info.model, l);
+        const std::string marked = " (marked *)";
+        if (const std::size_t at = text.find(marked); at != std::string::npos) {
+            text.replace(at, marked.size(), " (the highlighted rows)");
+        }
+    }
+    if (r.baseline != nullptr) {
+        const std::string base(reach::name(*r.info.diff));
+        if (!r.baseline->complete) {
+            text += "not compared with " + base + ": " + r.baseline->reason + "\n";
+        } else {
+            std::size_t fresh = 0;
+            for (const reach::Outcome& o : l.outcomes) {
+                fresh += o.absentFromBaseline ? 1 : 0;
+            }
+            text += std::to_string(fresh) + " of " + std::to_string(l.outcomes.size()) +
+                    " not under " + base + " (" + std::to_string(r.baseline->outcomes.size()) +
+                    " outcomes under " + base + ")\n";
+        }
+    }
+    std::string out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        out += "<p>" + esc(line) + "</p>\n";
+    }
+    return out;
+}
+
 class HtmlFormat final : public ReportFormat {
   public:
     explicit HtmlFormat(HtmlContext context) : c_(std::move(context)) {}
@@ -364,10 +427,10 @@ std::string HtmlFormat::witnessSections(const Program& p, const reach::Trace& t,
                       esc(detail::cycleText(p, g, cycle)) + "</p>\n";
     const Svg svg = happensBeforeSvg(p, t, g, cycle, c_.stop);
     return out + "<div class=\"graph\">" + svg.text +
-           "</div>\n<p>Events in boxes (step, thread, "
-           "instruction, line, access); the cycle in "
-           "red; drawn by " +
-           svg.how + ".</p>\n";
+           "</div>\n<p>Events in boxes (step, thread, instruction, line, access); the cycle in "
+           "red" +
+           (svg.note.empty() ? "" : "; shown: " + esc(svg.note)) + "; drawn by " + esc(svg.how) +
+           ".</p>\n";
 }
 
 std::optional<std::string> HtmlFormat::robust(const RobustReport& r) const {
@@ -378,15 +441,18 @@ std::optional<std::string> HtmlFormat::robust(const RobustReport& r) const {
         if (a->verdict == robustness::RobustVerdict::Unknown) {
             verdict += ": " + a->reason;
         }
-        body = header(
-            "robust", r.file, verdict, tone(a->verdict),
-            {{"model", r.model},
-             {"engine", r.engine},
-             {"attacks", std::to_string(a->checked) + " of " + std::to_string(a->attacks) +
-                             " checked, " + std::to_string(a->witnesses.size()) + " feasible"},
-             {"SC searches",
-              std::to_string(a->scQueries) + ", " + std::to_string(a->scStates) + " states"},
-             {"time", detail::formatSeconds(r.seconds) + " s"}});
+        body =
+            header("robust", r.file, verdict, tone(a->verdict),
+                   {{"model", r.model},
+                    {"engine", r.engine},
+                    {"attacks",
+                     std::to_string(a->checked) + " of " + std::to_string(a->attacks) +
+                         " checked, " + std::to_string(a->witnesses.size()) + " feasible" +
+                         (a->undecided == 0 ? std::string()
+                                            : ", " + std::to_string(a->undecided) + " undecided")},
+                    {"SC searches",
+                     std::to_string(a->scQueries) + ", " + std::to_string(a->scStates) + " states"},
+                    {"time", detail::formatSeconds(r.seconds) + " s"}});
         for (const robustness::Witness& w : a->witnesses) {
             body += "<h2>Attack: thread " + esc(r.program.thread(w.attack.thread).name) +
                     " delays " + esc(detail::describeTransition(r.program, w.attack.store)) +
@@ -446,37 +512,23 @@ std::optional<std::string> HtmlFormat::fences(const FencesReport& r) const {
                       " constraints, " + std::to_string(f.checks) + " checks, " +
                       std::to_string(f.scStates) + " states"},
          {"time", detail::formatSeconds(r.info.seconds) + " s"}});
+    const bool verified = f.outcome == robustness::FenceOutcome::Found;
     std::map<std::uint32_t, std::vector<std::string>> placed;
     if (f.outcome != robustness::FenceOutcome::Impossible && !f.fences.empty()) {
-        body += "<h2>Fences</h2>\n<ol>\n";
-        for (std::size_t i = 0; i < f.fences.size(); ++i) {
-            const instrument::FencePosition& pos = f.fences[i];
-            const Thread& th = r.program.thread(pos.thread);
-            const std::uint32_t line = detail::guardedLine(r.program, pos);
-            body += "<li><code>mfence</code> in " + esc(th.name) + " at state " +
-                    esc(th.stateNames[pos.state.index()]) + " (before line " +
-                    std::to_string(line) + ")";
-            if (i < f.cuts.size() && !f.cuts[i].empty()) {
-                body += "<ul>";
-                for (std::size_t k : f.cuts[i]) {
-                    body += "<li>cuts " + esc(f.constraints[k].reason) + "</li>";
-                }
-                body += "</ul>";
-            }
-            body += "</li>\n";
-            // Not in the file's syntax (it may be .rmm or .litmus): a mark.
-            placed[line].push_back("mfence  \u2190 fence " + std::to_string(i + 1) + ": " +
-                                   th.name + " at state " + th.stateNames[pos.state.index()] +
-                                   ", before the next line");
-        }
-        body += "</ol>\n";
+        // An unknown answer may come with the set the search had when it
+        // stopped: shown, but as what it is.
+        body += verified ? "<h2>Fences</h2>\n"
+                         : "<h2>Candidate fences when the search stopped (not verified)</h2>\n";
+        body += fenceList(r.program, f, placed);
     }
     if (f.outcome == robustness::FenceOutcome::Impossible && !f.scTrace.steps.empty()) {
         body += "<h2>SC trace to the goal</h2>\n" + lanes(r.program, f.scTrace);
     }
-    body += "<h2>Program" + std::string(placed.empty() ? "" : ", with the fences (green)") +
-            "</h2>\n" + sourceListing(c_.source, {}, placed);
-    if (!placed.empty()) {
+    const std::string with = verified ? ", with the fences (green)"
+                                      : ", with the candidate fences (green, not verified)";
+    body += "<h2>Program" + (placed.empty() ? std::string() : with) + "</h2>\n" +
+            sourceListing(c_.source, {}, placed);
+    if (verified && !f.fencedText.empty() && !f.fences.empty()) {
         body += "<details><summary>The fenced program as tsoreach prints it</summary>\n"
                 "<pre class=\"mono\">" +
                 esc(f.fencedText) + "</pre></details>\n";
@@ -532,10 +584,7 @@ std::optional<std::string> HtmlFormat::outcomes(const OutcomesReport& r) const {
         body += "</tr>\n";
     }
     body += "</table>\n";
-    if (r.info.condition != nullptr && l.complete) {
-        body += "<p>" + esc(detail::conditionSummary(*r.info.condition, r.info.model, l)) +
-                "</p>\n<p>Rows in bold satisfy the condition's formula.</p>\n";
-    }
+    body += outcomesSummary(r);
     body += source({}) + warningsSection(c_.warnings);
     return htmlPage("tsoreach outcomes " + r.info.file, body);
 }

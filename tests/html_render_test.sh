@@ -1,6 +1,7 @@
 #!/bin/sh
-# Renders the --html pages of an SB trace, a robustness witness and a fence
-# report in headless Chromium, and checks what a person would see: each
+# Renders the --html pages of an SB trace, a robustness witness (with its
+# graph laid out by Graphviz when installed, and by tsoreach's own layout)
+# and a fence report in headless Chromium, and checks what a person would see: each
 # picture is not blank and shows the colours that carry its meaning (the
 # red verdict, the orange delayed store, the red cycle, the green fences),
 # and the rendered document holds the report's text.
@@ -33,13 +34,13 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# page NAME EXPECTED_EXIT TSOREACH_ARGS...
+# page NAME EXPECTED_EXIT TSOREACH_ARGS... (PAGE_PATH: tsoreach's PATH)
 page() {
     name=$1
     want=$2
     shift 2
     code=0
-    "$tsoreach" "$@" --html "$tmp/$name.html" >/dev/null || code=$?
+    env PATH="${PAGE_PATH:-$PATH}" "$tsoreach" "$@" --html "$tmp/$name.html" >/dev/null || code=$?
     if [ "$code" != "$want" ]; then
         echo "FAIL: tsoreach $* exited $code, not $want"
         exit 1
@@ -84,10 +85,13 @@ cd "$src"
 page sb 10 reach examples/sb.txt
 page robust 10 robust examples/peterson.txt
 page fences 0 fences examples/sb.txt --target robustness
+# Without Graphviz on its PATH, tsoreach draws the graph itself.
+PAGE_PATH=/nonexistent page builtin 10 robust examples/peterson.txt
 
 render sb 1150
 render robust 2250
 render fences 950
+render builtin 2250
 
 # Verdict badge red, delayed store orange, overtaking load red.
 python3 "$src/tests/png_check.py" "$tmp/sb.png" "#c62828" "#ef6c00" "#ffebee"
@@ -97,6 +101,7 @@ if grep -q "drawn by Graphviz dot" "$tmp/robust.dom"; then
 else
     python3 "$src/tests/png_check.py" "$tmp/robust.png" "#c62828" "#d62728"
 fi
+python3 "$src/tests/png_check.py" "$tmp/builtin.png" "#c62828" "#d62728"
 # The fences in the source: green.
 python3 "$src/tests/png_check.py" "$tmp/fences.png" "#2e7d32" "#e8f5e9"
 
@@ -104,6 +109,7 @@ shows sb "reachable" "delayed: still buffered at the load of step 5" "overtakes 
     "the goal holds after this step" "<th>t0</th><th>t1</th>"
 shows robust "not robust" "Attack: thread t0 delays" "Happens-before cycle" "<svg" \
     "W turn = 1"
+shows builtin "drawn by the built-in layout" "W turn = 1" "<svg"
 shows fences "2 fences (verified, minimum)" "fence 1: t0 at state stored" \
     "cuts attack: t1 delays"
 
@@ -114,4 +120,4 @@ if [ -n "$out" ]; then
     cp "$tmp/fences.png" "$out/html-fences.png"
     echo "screenshots in $out"
 fi
-echo "ok: three pages rendered by $browser"
+echo "ok: four pages rendered by $browser"

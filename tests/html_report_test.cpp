@@ -44,7 +44,7 @@ class Html : public CliFixture {
     static void selfContained(const std::string& html) {
         EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
         EXPECT_TRUE(has(html, "</html>"));
-        for (const char* outside : {"<script", "<link", "<img", "<iframe", "src=", "@import",
+        for (const char* outside : {"<script", "<link", "<img", "<iframe", " src=\"", "@import",
                                     "url(http", "href=\"http"}) {
             EXPECT_FALSE(has(html, outside)) << outside;
         }
@@ -78,6 +78,11 @@ TEST_F(Html, ReachDrawsTheTraceAsLanesWithBuffers) {
 TEST_F(Html, PsoFlushesThatOvertakeAreMarked) {
     const std::string html = page("reach " + example("2+2w.txt") + " --model pso", 10);
     EXPECT_TRUE(has(html, "overtakes older stores: x=1")) << html;
+    // ... and the store it overtakes is the delayed one.
+    const std::string mp = page("reach " + example("mp.txt") + " --model pso", 10);
+    EXPECT_TRUE(has(mp, "delayed: still buffered at the flush of step 3; reaches memory at "
+                        "step 7"))
+        << mp;
 }
 
 // A witness: the attack, its execution, the cycle as SVG, by Graphviz when
@@ -88,7 +93,8 @@ TEST_F(Html, RobustShowsTheWitnessAndItsCycle) {
     EXPECT_TRUE(has(builtin, "<span class=\"verdict bad\">not robust</span>")) << builtin;
     EXPECT_TRUE(has(builtin, "Attack: thread t0 delays")) << builtin;
     EXPECT_TRUE(has(builtin, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"hb\"")) << builtin;
-    EXPECT_TRUE(has(builtin, "drawn by built-in layout")) << builtin;
+    EXPECT_TRUE(has(builtin, "drawn by the built-in layout (Graphviz dot is not installed)"))
+        << builtin;
     EXPECT_TRUE(has(builtin, "[3] t0: write 1 turn (line 28)")) << builtin;
     EXPECT_TRUE(has(builtin, "stroke=\"#d62728\"")) << builtin; // the cycle in red
     EXPECT_FALSE(has(builtin, "the goal holds")) << builtin;    // a witness has no goal
@@ -98,6 +104,9 @@ TEST_F(Html, RobustShowsTheWitnessAndItsCycle) {
         EXPECT_TRUE(has(dot, "<svg")) << dot;
         EXPECT_FALSE(has(dot, "<?xml")) << dot;
     }
+    // No scratch folder for Graphviz: the built-in layout, and the verdict.
+    const std::string noTmp = page("robust " + example("peterson.txt"), 10, "TMPDIR=/nonexistent");
+    EXPECT_TRUE(has(noTmp, "drawn by the built-in layout (no scratch folder")) << noTmp;
     // PSO: the dpor engine's execution.
     const std::string pso = page("robust " + example("mp.txt") + " --model pso", 10);
     EXPECT_TRUE(has(pso, "whose happens-before relation has a cycle")) << pso;
@@ -122,6 +131,11 @@ TEST_F(Html, FencesArePlacedInTheSource) {
     const std::string impossible =
         page("fences " + example("sb-sc-outcome.txt") + " --target safety", 10);
     EXPECT_TRUE(has(impossible, "SC trace to the goal")) << impossible;
+    // Stopped: the set it had is shown as what it is.
+    const std::string stopped =
+        page("fences " + example("sb.txt") + " --target robustness --max-rounds 1", 3);
+    EXPECT_TRUE(has(stopped, "Candidate fences when the search stopped (not verified)")) << stopped;
+    EXPECT_FALSE(has(stopped, "<h2>Fences</h2>")) << stopped;
 }
 
 TEST_F(Html, OutcomesAreATable) {
@@ -130,8 +144,12 @@ TEST_F(Html, OutcomesAreATable) {
     EXPECT_TRUE(has(html, "<table class=\"outcomes\">")) << html;
     EXPECT_TRUE(has(html, "<th>under sc</th>")) << html;
     EXPECT_TRUE(has(html, "not reachable")) << html;
+    EXPECT_TRUE(has(html, "<p>1 of 1 not under sc (0 outcomes under sc)</p>")) << html;
     const std::string litmus = page("outcomes " + example("litmus/SB.litmus"), 0);
     EXPECT_TRUE(has(litmus, "class=\"positive\"")) << litmus;
+    EXPECT_TRUE(has(litmus, "<p>the formula holds in 1 of 4 final states (the highlighted "
+                            "rows)</p>\n<p>Allowed</p>"))
+        << litmus;
     const std::string allowed = page("reach " + example("litmus/SB.litmus"), 10);
     EXPECT_TRUE(has(allowed, "<span class=\"verdict bad\">Allowed</span>")) << allowed;
     EXPECT_TRUE(has(allowed, "<dt>condition</dt><dd>exists (0:EAX=0 /\\ 1:EAX=0)</dd>")) << allowed;
@@ -179,10 +197,23 @@ end
 // Where there is no page, or it cannot be written.
 TEST_F(Html, RefusedWhereItDoesNotApply) {
     EXPECT_EQ(run("explore " + example("sb.txt") + " --html x.html").code, 2);
+    // Checked before the search, which a bad path would otherwise lose.
     const CliOutcome o = run("reach " + example("sb.txt") + " --html /nonexistent/dir/p.html");
     EXPECT_EQ(o.code, 2) << o.err;
     EXPECT_EQ(o.out, "");
-    EXPECT_TRUE(has(o.err, "cannot write /nonexistent/dir/p.html")) << o.err;
+    EXPECT_TRUE(has(o.err, "--html: cannot write /nonexistent/dir/p.html")) << o.err;
+    for (const char* option : {"--html", "--dot"}) {
+        const CliOutcome dash = run("reach " + example("sb.txt") + " " + option + " -");
+        EXPECT_EQ(dash.code, 2) << dash.err;
+        EXPECT_TRUE(has(dash.err, "standard output carries the report")) << dash.err;
+    }
+    EXPECT_EQ(
+        run("fences " + example("sb.txt") + " --target robustness --apply /nonexistent/f").code, 2);
+    // A file that may be written is not left behind by the check.
+    const std::string later = (dir / "later.html").string();
+    EXPECT_EQ(run("explore " + example("sb.txt") + " --model sc").code, 0);
+    EXPECT_EQ(run("reach " + example("sb.txt") + " --html " + later + " --max-states x").code, 2);
+    EXPECT_FALSE(std::filesystem::exists(later));
 }
 
 } // namespace
