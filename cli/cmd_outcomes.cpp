@@ -77,11 +77,8 @@ class OutcomesCommand final : public SearchCommand {
     static reach::OutcomeList listUnder(const Program& program, reach::MemoryModel m,
                                         const engines::EngineEntry& engine,
                                         const reach::ExploreOptions& o) {
-        if (auto why = engine.unsupportedFor(program, m)) {
-            reach::OutcomeList refused;
-            refused.reason = *why;
-            return refused;
-        }
+        // No pre-check with the row's `unsupported`: it does not see
+        // --unroll, which the engine's own check (in explore) does.
         return reach::collectOutcomes(
             program, m,
             [&](const reach::ExploreOptions& mine) { return engine.explore(program, m, mine); }, o);

@@ -1150,6 +1150,18 @@ TEST_F(Cli, OutcomesListsFinalStatesAndWhatScLacks) {
     EXPECT_EQ(firstLine(cyclic.out).rfind("unknown: ", 0), 0U) << cyclic.out;
     EXPECT_NE(cyclic.out.find("--unroll"), std::string::npos) << cyclic.out;
     EXPECT_EQ(run("outcomes " + sb + " --diff arm").code, 2);
+    // With --unroll both engines list the outcomes within the bound (dpor
+    // was refused as cyclic: the row's check did not see --unroll).
+    const std::string loop = write("loop.txt", "thread t\ninitial a\nfinal done\n"
+                                               "transition a b read r 0\n"
+                                               "transition b a write + r 1 0\n"
+                                               "transition b done check == r 1\nend\n");
+    for (const char* engine : {"explicit", "dpor"}) {
+        Outcome bounded = run("outcomes " + loop + " --unroll 2 --engine " + engine);
+        EXPECT_EQ(bounded.code, 3) << bounded.out;
+        EXPECT_NE(bounded.out.find("unrolled 2 times"), std::string::npos) << bounded.out;
+        EXPECT_NE(bounded.out.find("t: r=1  | mem[0]=1"), std::string::npos) << bounded.out;
+    }
 }
 
 // --progress: every searching engine and subcommand prints a line within
@@ -1173,6 +1185,7 @@ TEST_F(Cli, ProgressOnLongSearches) {
         // Tasks of many searches: their own line, or their search's.
         {"robust " + f, "robust: 1."},
         {"robust " + f + " --model pso --unroll 4", "dpor: 1."},
+        {"outcomes " + f + " --model sc --engine dpor --unroll 4", "dpor: 1."},
         {"fences " + f + " --target robustness", "fences: 1."},
         {"fences " + f + " --target safety", "fences: 1."},
     };
