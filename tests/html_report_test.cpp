@@ -18,24 +18,9 @@ class Html : public CliFixture {
     // Runs ARGS with --html into the scratch folder; the page.
     std::string page(const std::string& args, int code, const std::string& env = "") {
         const std::string file = (dir / "page.html").string();
-        const CliOutcome o = runWith(env, args + " --html " + file);
+        const CliOutcome o = run(args + " --html " + file, env);
         EXPECT_EQ(o.code, code) << args << "\n" << o.err;
         return slurp(file);
-    }
-    CliOutcome runWith(const std::string& env, const std::string& args) {
-        // The fixture runs the binary by its full path, so PATH may change.
-        if (env.empty()) {
-            return run(args);
-        }
-        const std::string cmd = env + " '" + TSOREACH_BINARY + "' " + args + " >'" +
-                                (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() +
-                                "'";
-        const int status = std::system(cmd.c_str());
-        CliOutcome r;
-        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        r.out = slurp(dir / "stdout");
-        r.err = slurp(dir / "stderr");
-        return r;
     }
     static bool has(const std::string& text, const std::string& part) {
         return text.find(part) != std::string::npos;

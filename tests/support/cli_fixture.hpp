@@ -45,9 +45,11 @@ class CliFixture : public ::testing::Test {
         return s.str();
     }
 
-    // Runs `tsoreach ARGS` through the shell (so ARGS may redirect).
-    CliOutcome run(const std::string& args) {
-        const std::string cmd = std::string("'") + TSOREACH_BINARY + "' " + args + " >'" +
+    // Runs `tsoreach ARGS` through the shell (so ARGS may redirect), with
+    // `env` (e.g. "PATH=/nonexistent") before it: the binary is named by its
+    // full path, so PATH may change.
+    CliOutcome run(const std::string& args, const std::string& env = "") {
+        const std::string cmd = env + " '" + TSOREACH_BINARY + "' " + args + " >'" +
                                 (dir / "stdout").string() + "' 2>'" + (dir / "stderr").string() +
                                 "'";
         const int status = std::system(cmd.c_str());
