@@ -68,6 +68,48 @@ struct StepMark {
     std::string note;
 };
 
+// "x=1 (step 4)": a buffered store and its write step.
+std::string storeText(const Program& p, const BufferedStore& b) {
+    return detail::cellName(p, b.addr) + "=" + std::to_string(b.value) + " (step " +
+           std::to_string(b.step + 1) + ")";
+}
+
+// What step i overtakes (the stores of its thread still buffered that it
+// goes past: a load's to other cells, a PSO flush's older ones), with its
+// mark; nothing for other steps.
+std::vector<BufferedStore> overtakes(const Program& p, const reach::Trace& t,
+                                     const std::vector<BufferView>& buffers, std::size_t i,
+                                     StepMark& mark) {
+    const TraceStep& s = t.steps[i];
+    if (s.kind == StepKind::Flush) {
+        std::string older;
+        for (const BufferedStore& b : buffers[i].overtaken) {
+            older += (older.empty() ? "" : ", ") + storeText(p, b);
+        }
+        if (!older.empty()) {
+            mark = {"overtakes", "overtakes older stores: " + older};
+        }
+        return buffers[i].overtaken;
+    }
+    // A load served by its own buffer overtakes nothing (its effect says so).
+    if (p.transition(s.transition).instr.kind != InstrKind::Read || !s.addr ||
+        s.forwarded.value_or(false) || i == 0) {
+        return {};
+    }
+    std::vector<BufferedStore> passed;
+    std::string waiting;
+    for (const BufferedStore& b : buffers[i - 1].threads[s.thread.index()]) {
+        if (b.addr != *s.addr) {
+            passed.push_back(b);
+            waiting += (waiting.empty() ? "" : ", ") + storeText(p, b);
+        }
+    }
+    if (!waiting.empty()) {
+        mark = {"overtakes", "reads memory while its stores wait: overtakes " + waiting};
+    }
+    return passed;
+}
+
 // The delayed stores and the loads and flushes that overtake them, read off
 // the buffers after each step.
 std::vector<StepMark> stepMarks(const Program& p, const reach::Trace& t,
@@ -77,59 +119,31 @@ std::vector<StepMark> stepMarks(const Program& p, const reach::Trace& t,
         return marks;
     }
     std::map<std::size_t, std::size_t> flushOf; // write step -> its flush step
-    std::vector<std::vector<std::size_t>> overtakenBy(t.steps.size()); // write -> loads
+    std::vector<std::vector<std::size_t>> overtakenBy(t.steps.size()); // write -> steps
     for (std::size_t i = 0; i < t.steps.size(); ++i) {
         const TraceStep& s = t.steps[i];
-        const std::vector<BufferedStore>& before =
-            i == 0 ? std::vector<BufferedStore>{} : buffers[i - 1].threads[s.thread.index()];
-        if (s.kind == StepKind::Flush) {
-            for (const BufferedStore& b : before) {
-                if (s.addr && b.addr == *s.addr) {
-                    flushOf[b.step] = i;
+        if (s.kind == StepKind::Flush && s.addr && i > 0) {
+            for (const BufferedStore& b : buffers[i - 1].threads[s.thread.index()]) {
+                if (b.addr == *s.addr) {
+                    flushOf[b.step] = i; // the oldest store to its cell
                     break;
                 }
             }
-            if (!buffers[i].overtaken.empty()) {
-                std::string older;
-                for (const BufferedStore& b : buffers[i].overtaken) {
-                    overtakenBy[b.step].push_back(i);
-                    older += (older.empty() ? "" : ", ") + detail::cellName(p, b.addr) + "=" +
-                             std::to_string(b.value) + " (step " + std::to_string(b.step + 1) + ")";
-                }
-                marks[i] = {"overtakes", "overtakes older stores: " + older};
-            }
-            continue;
         }
-        const Transition& tr = p.transition(s.transition);
-        if (tr.instr.kind != InstrKind::Read || !s.addr) {
-            continue;
-        }
-        if (s.forwarded.value_or(false)) {
-            continue; // its effect says "own buffer"
-        }
-        std::string waiting;
-        for (const BufferedStore& b : before) {
-            if (b.addr != *s.addr) {
-                overtakenBy[b.step].push_back(i);
-                waiting += (waiting.empty() ? "" : ", ") + detail::cellName(p, b.addr) + "=" +
-                           std::to_string(b.value) + " (step " + std::to_string(b.step + 1) + ")";
-            }
-        }
-        if (!waiting.empty()) {
-            marks[i] = {"overtakes", "reads memory while its stores wait: overtakes " + waiting};
+        for (const BufferedStore& b : overtakes(p, t, buffers, i, marks[i])) {
+            overtakenBy[b.step].push_back(i);
         }
     }
     for (std::size_t w = 0; w < t.steps.size(); ++w) {
-        if (overtakenBy[w].empty()) {
-            continue;
-        }
-        // The loads (and PSO flushes) that overtake it.
         std::string by;
         for (std::size_t l : overtakenBy[w]) {
             by +=
                 std::string(by.empty() ? "" : ", ") +
                 (t.steps[l].kind == StepKind::Flush ? "the flush of step " : "the load of step ") +
                 std::to_string(l + 1);
+        }
+        if (by.empty()) {
+            continue;
         }
         const auto f = flushOf.find(w);
         marks[w] = {"delayed",
