@@ -119,8 +119,8 @@ class FencesCommand final : public SearchCommand {
         }
         const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
         const FencesReport report{program, info, r};
-        writeHtml(ctx, input, settings.options.stop,
-                  [&](const ReportFormat& f) { return f.fences(report); });
+        writeReportFiles(ctx, input, settings.options.stop,
+                         [&](const ReportFormat& f) { return f.fences(report); });
         emit(*outputFormat(common_.json, ctx.warnings)->fences(report));
         return fenceExit(r.outcome);
     }

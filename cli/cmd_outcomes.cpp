@@ -66,8 +66,8 @@ class OutcomesCommand final : public SearchCommand {
         const OutcomesInfo info{file_, model, ctx.engine, diffModel,
                                 input.condition ? &*input.condition : nullptr};
         const OutcomesReport report{program, info, list, baseline ? &*baseline : nullptr};
-        writeHtml(ctx, input, settings.options.stop,
-                  [&](const ReportFormat& f) { return f.outcomes(report); });
+        writeReportFiles(ctx, input, settings.options.stop,
+                         [&](const ReportFormat& f) { return f.outcomes(report); });
         emit(*outputFormat(common_.json, ctx.warnings)->outcomes(report));
         const bool complete = list.complete && (!baseline || baseline->complete);
         return complete ? exitHolds : exitUnknown;

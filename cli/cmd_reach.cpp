@@ -138,13 +138,9 @@ class ReachCommand final : public SearchCommand {
             }
         }
         const ReachReport report{program, goal, info, result, common_.stats};
-        writeHtml(ctx, input, settings.options.stop,
-                  [&](const ReportFormat& f) { return f.reach(report); });
-        if (!dot_.empty()) {
-            if (const std::optional<std::string> graph = dotFormat()->reach(report)) {
-                writeFile(dot_, *graph);
-            }
-        }
+        writeReportFiles(
+            ctx, input, settings.options.stop,
+            [&](const ReportFormat& f) { return f.reach(report); }, dot_);
         emit(*outputFormat(common_.json, ctx.warnings)->reach(report));
         return verdictExit(result.verdict);
     }

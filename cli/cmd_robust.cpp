@@ -88,13 +88,9 @@ class RobustCommand final : public SearchCommand {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const RobustReport report{program, file_, model_, ctx.engine, outcome, seconds};
-        writeHtml(ctx, input, settings.options.stop,
-                  [&](const ReportFormat& f) { return f.robust(report); });
-        if (!dot_.empty()) {
-            if (const std::optional<std::string> graph = dotFormat()->robust(report)) {
-                writeFile(dot_, *graph);
-            }
-        }
+        writeReportFiles(
+            ctx, input, settings.options.stop,
+            [&](const ReportFormat& f) { return f.robust(report); }, dot_);
         emit(*outputFormat(common_.json, ctx.warnings)->robust(report));
         return robustExit(verdictOf(outcome));
     }

@@ -370,15 +370,20 @@ void SearchCommand::declareHtml(CLI::App* cmd) {
         ->check(writableFile);
 }
 
-void SearchCommand::writeHtml(
+void SearchCommand::writeReportFiles(
     const Context& ctx, const LoadedProgram& input, const StopCondition& stop,
-    const std::function<std::optional<std::string>(const ReportFormat&)>& page) const {
-    if (html_.empty()) {
-        return;
+    const std::function<std::optional<std::string>(const ReportFormat&)>& report,
+    const std::string& dot) const {
+    auto write = [&](const std::string& path, const ReportFormat& format) {
+        if (const std::optional<std::string> text = report(format)) {
+            writeFile(path, *text); // nothing where the format does not apply
+        }
+    };
+    if (!html_.empty()) {
+        write(html_, *htmlFormat({input.source, stop, ctx.warnings.all()}));
     }
-    const std::unique_ptr<ReportFormat> html = htmlFormat({input.source, stop, ctx.warnings.all()});
-    if (const std::optional<std::string> text = page(*html)) {
-        writeFile(html_, *text);
+    if (!dot.empty()) {
+        write(dot, *dotFormat());
     }
 }
 

@@ -157,12 +157,13 @@ class SearchCommand : public Command {
     void completeSettings(engines::Settings& s, const engines::EngineEntry& engine) const;
     // --html FILE (reach, robust, fences, outcomes).
     void declareHtml(CLI::App* cmd);
-    // With --html, writes the page that `page` makes with the HTML format
-    // (before the report is printed, so that a file that cannot be written
-    // is an error without output).
+    // The files a run writes besides its report, before the report is
+    // printed: with --html the page that `report` makes with the HTML
+    // format, and with `dot` (reach's and robust's --dot) its DOT graph.
     void
-    writeHtml(const Context& ctx, const LoadedProgram& input, const StopCondition& stop,
-              const std::function<std::optional<std::string>(const ReportFormat&)>& page) const;
+    writeReportFiles(const Context& ctx, const LoadedProgram& input, const StopCondition& stop,
+                     const std::function<std::optional<std::string>(const ReportFormat&)>& report,
+                     const std::string& dot = "") const;
 
     const engines::Catalog& catalog_;
     engines::Task task_;
