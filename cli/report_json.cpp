@@ -288,6 +288,12 @@ nlohmann::ordered_json exploreJson(const ExploreInfo& info, const reach::Explore
     if (r.classes == reach::ExecutionClasses::ReadsFrom) {
         j["stats"]["consistency_checks"] = r.stats.consistencyChecks;
     }
+    if (r.classes == reach::ExecutionClasses::Values) {
+        j["stats"]["smt_queries"] = r.stats.smtQueries;
+        j["stats"]["smt_sat"] = r.stats.smtSat;
+        j["stats"]["smt_unsat"] = r.stats.smtUnsat;
+        j["stats"]["solver_s"] = r.stats.solverSeconds;
+    }
     return j;
 }
 

@@ -245,6 +245,18 @@ std::string exploreText(const ExploreInfo& info, const reach::ExploreResult& r,
             << "time:         " << s.timeSeconds << " s\n";
         return out.str();
     }
+    if (r.classes == reach::ExecutionClasses::Values) {
+        out << "executions:   " << s.executions << " (distinct values read, complete executions)\n"
+            << "blocked:      " << s.blocked
+            << " (distinct values read, stopped by a failed check)\n"
+            << "redundant:    " << s.redundant << " (runs whose values were read already)\n"
+            << "outcomes:     " << s.outcomes << " (distinct final registers)\n"
+            << "maximal:      " << s.events << " (maximal executions explored)\n"
+            << "SMT queries:  " << s.smtQueries << " (" << s.smtSat << " sat, " << s.smtUnsat
+            << " unsat, " << s.solverSeconds << " s in the solver)\n"
+            << "time:         " << s.timeSeconds << " s\n";
+        return out.str();
+    }
     out << "executions:   " << s.executions << "\n"
         << "blocked:      " << s.blocked << " (stopped by a failed check)\n"
         << "redundant:    " << s.redundant << " (cut short by sleep sets, or repeating a class)\n"

@@ -13,6 +13,7 @@ packages=(
   libcli11-dev         # command line
   nlohmann-json3-dev   # JSON reports
   help2man             # the man page, made from --help (make install)
+  libz3-dev            # Z3: the mcr engine's solver (reach/mcr)
 )
 for purpose in "${@:-tool}"; do
   case "$purpose" in

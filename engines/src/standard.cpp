@@ -7,6 +7,7 @@
 #include "tsoreach/lazy/lazy_engine.hpp"
 #include "tsoreach/reach/dpor.hpp"
 #include "tsoreach/reach/explicit.hpp"
+#include "tsoreach/reach/mcr.hpp"
 #include "tsoreach/reach/rf.hpp"
 
 #include <cerrno>
@@ -249,6 +250,22 @@ EngineEntry rfRow() {
     return e;
 }
 
+EngineEntry mcrRow() {
+    EngineEntry e;
+    e.name = "mcr";
+    e.reportsProgress = true; // ResourceMonitor::progress
+    e.description = "maximal causality reduction: one run per new value read, seeds solved by "
+                    "Z3 (acyclic programs; locks supported)";
+    e.reachModels = {SC, TSO, PSO};
+    e.exploreModels = {SC, TSO, PSO};
+    e.stateUnit = "one per maximal execution explored";
+    e.makeReach = [](MemoryModel m) { return std::make_unique<reach::McrEngine>(m); };
+    e.explore = reach::mcrExplore;
+    e.unsupported = [](const Program& p, MemoryModel) { return reach::mcrUnsupported(p); };
+    e.options = {unrollOption({Task::Reach, Task::Explore})};
+    return e;
+}
+
 } // namespace
 
 std::vector<EngineEntry> standardEngines() {
@@ -258,6 +275,7 @@ std::vector<EngineEntry> standardEngines() {
     rows.push_back(attacksRow());
     rows.push_back(dporRow());
     rows.push_back(rfRow());
+    rows.push_back(mcrRow());
     return rows;
 }
 

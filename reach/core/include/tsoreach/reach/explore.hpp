@@ -23,6 +23,11 @@ struct ExploreStats {
     std::uint64_t outcomes = 0; // distinct final registers and memory of complete executions
     std::uint64_t events = 0;   // events executed in total (rf: maximal executions explored)
     std::uint64_t consistencyChecks = 0; // rf: reads-from instances decided
+    // mcr: solver queries, their answers, and the time spent in the solver.
+    std::uint64_t smtQueries = 0;
+    std::uint64_t smtSat = 0;
+    std::uint64_t smtUnsat = 0;
+    double solverSeconds = 0;
     double timeSeconds = 0;
 };
 
@@ -31,6 +36,7 @@ enum class ExecutionClasses {
     ShashaSnir,  // dpor: the same events in the same happens-before order
     ReadsFrom,   // rf: every read reads from the same write
     FinalStates, // explicit: one per state without successors (executions are not counted)
+    Values,      // mcr: every read returns the same value (the threads take the same paths)
 };
 
 struct ExploreResult {
