@@ -55,6 +55,36 @@ TEST(Catalog, EveryRowCanDoWhatItClaims) {
     }
 }
 
+// A row that says it ignores the explicit search's options must: the
+// differential test runs such rows with one configuration only.
+TEST(Catalog, RowsThatIgnoreSearchOptionsDo) {
+    reach::Options varied;
+    varied.search = reach::SearchOrder::Bfs;
+    varied.partialOrder = false;
+    varied.liveRegisters = false;
+    varied.mergeStores = false;
+    varied.bufferBound = 1;
+    std::size_t checked = 0;
+    for (const engines::EngineEntry& e : engines::standardEngines()) {
+        for (MemoryModel m : e.reachModels) {
+            for (const char* name : {"sb.txt", "iriw.txt", "lock-increment.txt"}) {
+                const Program p =
+                    parseProgramFile(std::string(TSOREACH_SOURCE_DIR "/examples/") + name);
+                if (e.readsSearchOptions || e.unsupportedFor(p, m)) {
+                    continue;
+                }
+                const Goal g = *defaultGoal(p);
+                const reach::Result a = e.makeReach(m)->run(p, g, {});
+                const reach::Result b = e.makeReach(m)->run(p, g, varied);
+                EXPECT_EQ(a.verdict, b.verdict) << e.name << " " << name;
+                EXPECT_EQ(a.stats.states, b.stats.states) << e.name << " " << name;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GE(checked, 9U);
+}
+
 TEST(Catalog, DefaultsAreTheFirstRows) {
     const engines::Catalog c = engines::standardCatalog();
     EXPECT_EQ(c.find(Task::Reach, "", MemoryModel::SC).name, "explicit");

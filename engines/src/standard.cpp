@@ -95,6 +95,7 @@ constexpr MemoryModel PSO = MemoryModel::PSO;
 
 EngineEntry lazyRow() {
     EngineEntry e;
+    e.readsSearchOptions = true;
     e.name = "lazy";
     e.description = "TSO by SC checks: robustness oracle + buffering extension (paper 004)";
     e.reachModels = {TSO};
@@ -132,6 +133,7 @@ EngineEntry lazyRow() {
 
 EngineEntry explicitRow() {
     EngineEntry e;
+    e.readsSearchOptions = true;
     e.name = "explicit";
     e.reportsProgress = true; // ResourceMonitor::progress
     e.description = "explicit-state search over the operational semantics (--search dfs|bfs)";
@@ -167,6 +169,7 @@ EngineEntry explicitRow() {
 
 EngineEntry attacksRow() {
     EngineEntry e;
+    e.readsSearchOptions = true;
     e.name = "attacks";
     e.reportsProgress = true; // its searches (explicit) report
     e.description = "robustness against TSO by attacks, each an SC reachability check (paper 004)";

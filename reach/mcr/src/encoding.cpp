@@ -16,10 +16,6 @@ bool drains(InstrKind k) {
            k == InstrKind::LockFor || k == InstrKind::UnlockFor;
 }
 
-bool lockEvent(InstrKind k) {
-    return takesLock(k) || releasesLock(k);
-}
-
 // Copies the suffix's events of each thread up to `limit` (and the writes
 // they issue), then the target's new event; eventMap and writeMap give the
 // copies' numbers.
@@ -112,7 +108,7 @@ namespace {
 class Formula {
   public:
     Formula(z3::context& ctx, const Machine& m, const Config& c, const Problem& p)
-        : ctx_(ctx), m_(m), c_(c), p_(p), sc_(m.model() == MemoryModel::SC), solver_(ctx),
+        : ctx_(ctx), m_(m), c_(c), p_(p), sc_(m.model() == MemoryModel::SC), solver_(ctx, "QF_IDL"),
           horizon_(ctx.int_const("T")) {
         z3::expr_vector all(ctx_);
         for (std::size_t e = 0; e < p_.events.size(); ++e) {
@@ -162,7 +158,7 @@ class Formula {
 
     // Read e returns v (at its time O_e).
     z3::expr reads(std::uint32_t e, Value v) const;
-    // Every seed event but the target has a dependent event after it in the seed.
+    // Every seed event but the target has a reason to be in the seed.
     void minimal();
     // The seed leaves thread t after exactly n of its steps.
     z3::expr stepsTaken(std::size_t t, std::size_t n) const {
@@ -173,6 +169,16 @@ class Formula {
     std::vector<SeedItem> seed(const z3::model& model) const;
 
   private:
+    struct Section {
+        std::uint32_t thread;
+        std::optional<std::uint32_t> acquire; // none: the lock is held in C
+        std::optional<std::uint32_t> release; // none: held at the end
+        std::uint32_t first;                  // the position of its first step
+    };
+    std::vector<Section> lockSections() const;
+    z3::expr eventDeps(std::uint32_t e, const z3::expr& after) const;
+    z3::expr flushDeps(std::uint32_t w, const z3::expr& after) const;
+    z3::expr othersAfter(std::uint32_t h, std::uint32_t e) const;
     template <class In>
     z3::expr countIs(const std::vector<std::uint32_t>& list, std::size_t n, In in) const {
         z3::expr r = ctx_.bool_val(true);
@@ -391,66 +397,168 @@ z3::expr Formula::reads(std::uint32_t e, Value v) const {
     return (buffered && ctx_.bool_val(p_.writes[*own].value == v)) || (!buffered && fromMemory);
 }
 
+// Why event e may stay in a seed besides program order: a dependent event
+// or flush in the seed later than `after` (e's own time, or for a section
+// the release's). Lock events are not dependent with everything: see
+// minimal().
+z3::expr Formula::eventDeps(std::uint32_t e, const z3::expr& after) const {
+    const Event& a = p_.events[e];
+    auto conflict = [&](const Event& x) { // SC memory accesses
+        return accessesMemory(a.kind) && accessesMemory(x.kind) && a.addr == x.addr &&
+               (a.kind == InstrKind::Write || x.kind == InstrKind::Write);
+    };
+    z3::expr later = ctx_.bool_val(false);
+    for (std::uint32_t b = 0; b < p_.events.size() && sc_; ++b) {
+        if (p_.events[b].thread != a.thread && conflict(p_.events[b])) {
+            later = later || (inSeed(b) && after < o_[b]);
+        }
+    }
+    for (std::uint32_t w = 0; w < p_.writes.size() && !sc_; ++w) {
+        const Write& x = p_.writes[w];
+        const bool reads = a.kind == InstrKind::Read && x.addr == a.addr;
+        const bool dep = x.thread == a.thread
+                             ? x.issue == static_cast<std::int32_t>(e) || drains(a.kind) || reads
+                             : reads;
+        if (dep) {
+            later = later || (visible(w) && after < v_[w]);
+        }
+    }
+    return later;
+}
+
+// Why the flush of write w may be in a seed: a later read of its address,
+// drain of its thread, or flush of its channel or address (later than
+// `after`: the flush's own time, or a section's release).
+z3::expr Formula::flushDeps(std::uint32_t w, const z3::expr& after) const {
+    const Write& a = p_.writes[w];
+    z3::expr later = ctx_.bool_val(false);
+    for (std::uint32_t b = 0; b < p_.events.size(); ++b) {
+        const Event& x = p_.events[b];
+        if ((x.kind == InstrKind::Read && x.addr == a.addr) ||
+            (x.thread == a.thread && drains(x.kind))) {
+            later = later || (inSeed(b) && after < o_[b]);
+        }
+    }
+    for (std::uint32_t y = 0; y < p_.writes.size(); ++y) {
+        const Write& x = p_.writes[y];
+        const bool sameChannel =
+            x.thread == a.thread && (m_.model() != MemoryModel::PSO || x.addr == a.addr);
+        if (y != w && (sameChannel || x.addr == a.addr)) {
+            later = later || (visible(y) && after < v_[y]);
+        }
+    }
+    return later;
+}
+
+// Some step or flush of a thread other than h is in the seed after event e.
+z3::expr Formula::othersAfter(std::uint32_t h, std::uint32_t e) const {
+    z3::expr r = ctx_.bool_val(false);
+    for (std::uint32_t b = 0; b < p_.events.size(); ++b) {
+        if (p_.events[b].thread != h) {
+            r = r || (inSeed(b) && o_[e] < o_[b]);
+        }
+    }
+    for (std::uint32_t w = 0; w < p_.writes.size() && !sc_; ++w) {
+        if (p_.writes[w].thread != h) {
+            r = r || (visible(w) && o_[e] < v_[w]);
+        }
+    }
+    return r;
+}
+
+// Each thread's lock sections in the problem: the acquire (none: held in
+// C) and the release (none: still held at the end of the problem).
+std::vector<Formula::Section> Formula::lockSections() const {
+    std::vector<Section> out;
+    for (std::uint32_t h = 0; h < p_.steps.size(); ++h) {
+        bool open = c_.holder == static_cast<std::int32_t>(h);
+        Section cur{h, std::nullopt, std::nullopt, 0};
+        for (std::uint32_t i = 0; i < p_.steps[h].size(); ++i) {
+            const InstrKind k = p_.events[p_.steps[h][i]].kind;
+            if (takesLock(k)) {
+                open = true;
+                cur = Section{h, p_.steps[h][i], std::nullopt, i};
+            } else if (releasesLock(k) && open) {
+                cur.release = p_.steps[h][i];
+                out.push_back(cur);
+                open = false;
+                cur = Section{h, std::nullopt, std::nullopt, i + 1};
+            }
+        }
+        if (open) {
+            out.push_back(cur);
+        }
+    }
+    return out;
+}
+
+// A seed is minimal when every event but the target has a reason to be in
+// it. A section whose acquire and release are in the seed is one unit: its
+// release may stay for any reason of a member. A section held in C must
+// end before any step or flush of another thread, so its release may stay
+// for any of them. A section still open at the end of the seed must come
+// after every earlier step and flush of other threads (none can run inside
+// it), so those may stay for it.
 void Formula::minimal() {
     const auto n = static_cast<std::uint32_t>(p_.events.size());
-    const auto nw = static_cast<std::uint32_t>(p_.writes.size());
-    auto conflict = [&](const Event& a, const Event& b) { // SC memory accesses
-        return accessesMemory(a.kind) && accessesMemory(b.kind) && a.addr == b.addr &&
-               (a.kind == InstrKind::Write || b.kind == InstrKind::Write);
-    };
+    std::vector<z3::expr> why;
+    for (std::uint32_t e = 0; e < n; ++e) {
+        why.push_back(eventDeps(e, o_[e]));
+    }
+    std::vector<z3::expr> whyFlush;
+    for (std::uint32_t w = 0; w < p_.writes.size() && !sc_; ++w) {
+        whyFlush.push_back(flushDeps(w, v_[w]));
+    }
+    for (const Section& sec : lockSections()) {
+        const auto& st = p_.steps[sec.thread];
+        // The unit stays for what its members and their stores' flushes
+        // depend on after it.
+        for (std::uint32_t i = sec.first; sec.release && st[i] != *sec.release; ++i) {
+            const z3::expr& u = o_[*sec.release];
+            why[*sec.release] = why[*sec.release] || eventDeps(st[i], u);
+            const std::int32_t w = p_.events[st[i]].write;
+            if (w >= 0 && !sc_) {
+                why[*sec.release] =
+                    why[*sec.release] || flushDeps(static_cast<std::uint32_t>(w), u);
+            }
+        }
+        if (!sec.acquire) {
+            // Held in C: every step and flush of another thread in the seed
+            // comes after the release, so each may be why it is there.
+            if (sec.release) {
+                why[*sec.release] = why[*sec.release] || othersAfter(sec.thread, *sec.release);
+            }
+            continue;
+        }
+        const std::uint32_t l = *sec.acquire;
+        const z3::expr open =
+            inSeed(l) && (sec.release ? !inSeed(*sec.release) : ctx_.bool_val(true));
+        for (std::uint32_t e = 0; e < n; ++e) {
+            if (p_.events[e].thread != sec.thread) {
+                why[e] = why[e] || (open && o_[e] < o_[l]);
+            }
+        }
+        for (std::uint32_t w = 0; w < whyFlush.size(); ++w) {
+            if (p_.writes[w].thread != sec.thread) {
+                whyFlush[w] = whyFlush[w] || (open && v_[w] < o_[l]);
+            }
+        }
+    }
     for (std::uint32_t e = 0; e < n; ++e) {
         if (static_cast<std::int32_t>(e) == p_.target) {
             continue;
         }
-        const Event& a = p_.events[e];
-        z3::expr later = ctx_.bool_val(false);
-        const auto& st = p_.steps[a.thread];
+        const auto& st = p_.steps[p_.events[e].thread];
+        z3::expr later = why[e];
         if (pos_[e] + 1 < st.size()) {
             later = later || inSeed(st[pos_[e] + 1]); // program order
         }
-        for (std::uint32_t b = 0; b < n; ++b) {
-            const Event& x = p_.events[b];
-            if (x.thread != a.thread &&
-                (lockEvent(a.kind) || lockEvent(x.kind) || (sc_ && conflict(a, x)))) {
-                later = later || (inSeed(b) && o_[e] < o_[b]);
-            }
-        }
-        for (std::uint32_t w = 0; w < nw && !sc_; ++w) {
-            const Write& x = p_.writes[w];
-            const bool dep =
-                x.thread == a.thread
-                    ? (x.issue == static_cast<std::int32_t>(e) || drains(a.kind) ||
-                       lockEvent(a.kind) || (a.kind == InstrKind::Read && x.addr == a.addr))
-                    : (lockEvent(a.kind) || (a.kind == InstrKind::Read && x.addr == a.addr));
-            if (dep) {
-                later = later || (visible(w) && o_[e] < v_[w]);
-            }
-        }
         solver_.add(z3::implies(inSeed(e), later));
     }
-    for (std::uint32_t w = 0; w < nw && !sc_; ++w) {
-        if (static_cast<std::int32_t>(w) == p_.targetWrite) {
-            continue;
+    for (std::uint32_t w = 0; w < whyFlush.size(); ++w) {
+        if (static_cast<std::int32_t>(w) != p_.targetWrite) {
+            solver_.add(z3::implies(visible(w), whyFlush[w]));
         }
-        const Write& a = p_.writes[w];
-        z3::expr later = ctx_.bool_val(false);
-        for (std::uint32_t b = 0; b < n; ++b) {
-            const Event& x = p_.events[b];
-            const bool dep = lockEvent(x.kind) || (x.kind == InstrKind::Read && x.addr == a.addr) ||
-                             (x.thread == a.thread && drains(x.kind));
-            if (dep) {
-                later = later || (inSeed(b) && v_[w] < o_[b]);
-            }
-        }
-        for (std::uint32_t y = 0; y < nw; ++y) {
-            const Write& x = p_.writes[y];
-            const bool sameChannel =
-                x.thread == a.thread && (m_.model() != MemoryModel::PSO || x.addr == a.addr);
-            if (y != w && (sameChannel || x.addr == a.addr)) {
-                later = later || (visible(y) && v_[w] < v_[y]);
-            }
-        }
-        solver_.add(z3::implies(visible(w), later));
     }
 }
 

@@ -5,12 +5,15 @@
 
 #include "tsoreach/reach/mcr.hpp"
 
+#include "dead_ends.hpp"
 #include "encoding.hpp"
 #include "machine.hpp"
 
 #include "tsoreach/reach/resource_monitor.hpp"
 #include "tsoreach/reach/stateless_explore.hpp"
 
+#include <condition_variable>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -53,28 +56,37 @@ struct Run {
     bool goal = false; // the run passed a goal configuration (and stopped there)
 };
 
-// Interrupts the solver when the stop condition fires.
+// Interrupts the solver when the stop condition fires. It waits on a
+// condition variable, so ending a run does not wait for a poll interval.
 class Watchdog {
   public:
     Watchdog(const StopCondition& stop, Solver& solver)
-        : thread_([stop, &solver](const std::stop_token& token) {
-              while (!token.stop_requested()) {
+        : thread_([this, stop, &solver](const std::stop_token& token) {
+              std::unique_lock lock(mutex_);
+              const auto never = [] { return false; };
+              while (!wake_.wait_for(lock, token, std::chrono::milliseconds(10), never) &&
+                     !token.stop_requested()) {
                   if (stop.cancelled() || stop.limitReason()) {
                       solver.interrupt();
                   }
-                  std::this_thread::sleep_for(std::chrono::milliseconds(10));
               }
           }) {}
 
   private:
-    std::jthread thread_;
+    std::mutex mutex_;
+    std::condition_variable_any wake_;
+    std::jthread thread_; // last: it starts after, and stops before, the members it uses
 };
 
 class Explorer {
   public:
     Explorer(const Program& p, MemoryModel model, const ExploreOptions& options)
         : p_(p), model_(model), options_(options), monitor_(options.limits), machine_(p, model),
-          solver_(model), n_(static_cast<std::uint32_t>(p.threads.size())) {}
+          solver_(model), n_(static_cast<std::uint32_t>(p.threads.size())) {
+        if (options.goal != nullptr) {
+            deadEnds_.emplace(p, *options.goal);
+        }
+    }
 
     ExploreResult run() {
         result_.classes = ExecutionClasses::Values;
@@ -154,7 +166,10 @@ class Explorer {
     }
     bool visit(const Node& node);
     Run runFrom(const Node& node);
+    [[nodiscard]] std::optional<std::pair<std::uint32_t, TransitionId>> next(const Config& c,
+                                                                             bool acquire) const;
     bool step(Config& c, Run& r);
+    void stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id);
     Trace traceOf(const std::vector<TraceStep>& a, const std::vector<TraceStep>& b) const;
     bool goalPossible(const Run& run) const;
     void ended(const Node& node, const Run& run);
@@ -174,6 +189,7 @@ class Explorer {
     ResourceMonitor monitor_;
     Machine machine_;
     Solver solver_;
+    std::optional<DeadEnds> deadEnds_; // reach: configurations no goal is reachable from
     std::uint32_t n_;
     std::vector<Node> stack_;
     std::unordered_set<std::vector<Value>, VectorHash> seen_;    // configurations of nodes
@@ -237,35 +253,50 @@ Run Explorer::runFrom(const Node& node) {
     return r;
 }
 
-// One step of the default schedule: the lowest thread that can step, else
-// the lowest thread's flush. False when nothing is enabled.
-bool Explorer::step(Config& c, Run& r) {
-    Suffix& s = r.suffix;
+// The step the default schedule takes for a thread: its first enabled
+// transition, if it does (`acquire`) or does not take the lock.
+std::optional<std::pair<std::uint32_t, TransitionId>> Explorer::next(const Config& c,
+                                                                     bool acquire) const {
     for (std::uint32_t t = 0; t < n_; ++t) {
         const std::optional<TransitionId> id = machine_.firstEnabled(c, t);
-        if (!id) {
-            continue;
+        if (id && takesLock(p_.transition(*id).instr.kind) == acquire) {
+            return std::pair{t, *id};
         }
-        r.before[t].push_back(c);
-        const auto w = static_cast<std::uint32_t>(s.writes.size());
-        const Instruction& in = p_.transition(*id).instr;
-        Event ev{t, *id, in.kind};
-        if (isLockForEdge(in.kind) && model_ == MemoryModel::PSO) {
-            ev.hasAddr = true;
-        }
-        const Effect e = machine_.step(c, t, *id, w);
-        ev.addr = e.addr;
-        ev.value = e.value;
-        const auto idx = static_cast<std::uint32_t>(s.events.size());
-        if (in.kind == InstrKind::Write) {
-            ev.write = static_cast<std::int32_t>(w);
-            s.writes.push_back({t, e.addr, e.value, static_cast<std::int32_t>(idx)});
-            s.wrote[t].push_back(w);
-            r.flushed.push_back(model_ == MemoryModel::SC);
-        }
-        s.events.push_back(ev);
-        s.steps[t].push_back(idx);
-        r.steps.push_back(traceStep(t, *id, in.kind, e));
+    }
+    return std::nullopt;
+}
+
+// Thread t takes transition id in the run.
+void Explorer::stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id) {
+    Suffix& s = r.suffix;
+    r.before[t].push_back(c);
+    const auto w = static_cast<std::uint32_t>(s.writes.size());
+    const Instruction& in = p_.transition(id).instr;
+    Event ev{t, id, in.kind};
+    ev.hasAddr = isLockForEdge(in.kind) && model_ == MemoryModel::PSO;
+    const Effect e = machine_.step(c, t, id, w);
+    ev.addr = e.addr;
+    ev.value = e.value;
+    const auto idx = static_cast<std::uint32_t>(s.events.size());
+    if (in.kind == InstrKind::Write) {
+        ev.write = static_cast<std::int32_t>(w);
+        s.writes.push_back({t, e.addr, e.value, static_cast<std::int32_t>(idx)});
+        s.wrote[t].push_back(w);
+        r.flushed.push_back(model_ == MemoryModel::SC);
+    }
+    s.events.push_back(ev);
+    s.steps[t].push_back(idx);
+    r.steps.push_back(traceStep(t, id, in.kind, e));
+}
+
+// One step of the default schedule: the lowest thread's step that does not
+// take the lock, else the lowest thread's flush, else the lowest thread's
+// lock. A lock taken last freezes the other threads after all their steps
+// and flushes, so the run holds more events and fewer need a seed
+// (completeness holds for any maximal run). False when nothing is enabled.
+bool Explorer::step(Config& c, Run& r) {
+    if (const auto chosen = next(c, false)) {
+        stepThread(c, r, chosen->first, chosen->second);
         return true;
     }
     for (std::uint32_t t = 0; t < n_; ++t) {
@@ -278,6 +309,10 @@ bool Explorer::step(Config& c, Run& r) {
             r.steps.push_back(flushStep(t, e));
             return true;
         }
+    }
+    if (const auto chosen = next(c, true)) {
+        stepThread(c, r, chosen->first, chosen->second);
+        return true;
     }
     return false;
 }
@@ -480,7 +515,8 @@ std::optional<Config> Explorer::child(const Node& node, const Problem& p,
     c.paths = node.paths;
     c.config = replay(node.config, p, seed, &c.trace, &c.paths);
     Config reached = c.config;
-    if (seen_.insert(keyOf(c.config, c.paths)).second) {
+    const bool dead = deadEnds_ && deadEnds_->dead(c.config);
+    if (seen_.insert(keyOf(c.config, c.paths)).second && !dead) {
         bytes_ += 64 * (c.trace.size() + 4) + 16 * c.config.key().size();
         stack_.push_back(std::move(c));
     }

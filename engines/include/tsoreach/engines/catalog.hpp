@@ -94,6 +94,10 @@ struct EngineEntry {
     // (the lazy loop needs a robust extension); `fences --target safety`
     // then prefers the next engine.
     bool weakOnCycles = false;
+    // Whether the explicit search's options (Options::search, partialOrder,
+    // liveRegisters, mergeStores, bufferBound) shape its search; the
+    // stateless explorers ignore them, so tests need not vary them.
+    bool readsSearchOptions = false;
     // What --max-states counts for it; empty: the states it stores.
     std::string_view stateUnit;
     // Whether it reports progress through Options::progress (--progress).

@@ -3,8 +3,9 @@
 //
 // A node is a configuration C (control states, registers, memory, buffers,
 // lock holder) with the trace σ that reaches it. The node's run τ is σ
-// followed by a default schedule from C (lowest thread first, flushes only
-// when no thread can step) until nothing is enabled. From the events of τ
+// followed by a default schedule from C (the lowest thread whose step does
+// not take the lock, else the lowest that can step; flushes only when no
+// thread can step) until nothing is enabled. From the events of τ
 // after C the solver builds seeds (reach/mcr/src/encoding.hpp): orders of
 // some of them, with every read keeping τ's value, that the model allows
 // from C and that end with a target: a read returning another value that
@@ -12,18 +13,26 @@
 // point (or its step τ never ran because the lock froze it), a buffered
 // store τ never flushed, or a lock τ never releases taken before a step of
 // another thread. For each target the solver lists every configuration
-// its *minimal* seeds reach (each seed step has a dependent step after it
-// in the seed; the target ends it), and each configuration not seen before
-// becomes a child node with trace σ·seed.
+// its *minimal* seeds reach (each seed step has a later step of its thread
+// or a dependent step after it in the seed; the target ends it), and each
+// configuration not seen before becomes a child node with trace σ·seed.
+// In reach mode a child from which the threads' control flow reaches no
+// goal term is dropped (dead_ends.hpp): no run from it reaches a goal.
 //
 // Completeness (every reachable configuration, so every goal; docs/
 // architecture.md). Dependence: steps of one thread; a flush with its own
 // thread's issue of it, reads of its address and drains; flushes of one
 // channel; a memory read (any read under TSO/PSO) with a memory write (a
-// write under SC, a flush otherwise) of the same address; lock events with
-// everything. Adjacent independent steps commute (same state after both
-// orders), so any linearization of a run's dependence order is a run to
-// the same configuration with the same values. Claim: every run P from a
+// write under SC, a flush otherwise) of the same address. Lock sections
+// are units: no step or flush of another thread runs inside one, so a
+// section whose release is in the run is one atomic step, dependent with
+// what any member depends on (it needs a free lock before and leaves it
+// free after, like a step that does not touch the lock). Adjacent
+// independent steps and units commute (same state after both orders), so
+// any linearization of a run's dependence order is a run to the same
+// configuration with the same values. A section left open at the end of a
+// prefix cannot move before steps of other threads that precede it: they
+// could not run inside it, so they are in the past of every step in it. Claim: every run P from a
 // node's C ends in a configuration that a goal query (the solver, over τ's
 // events after C) or a node below finds. Induction on |P|. Let ρ be the
 // longest prefix of P whose steps are τ's steps with τ's values. If P = ρ,
@@ -33,7 +42,9 @@
 // write in ρ or C, hence a candidate), another transition, a step τ never
 // ran (only the lock freezes a thread that could move), or a flush τ never
 // ran. Let K be the steps of ρ before g in P's dependence order; K·g·(ρ∖K)·rest
-// is a run equivalent to P, and K·g is a minimal seed of g, so its
+// is a run equivalent to P (K whole units; if g is inside a section open
+// at g, K holds every step of other threads before it), and K·g is a
+// minimal seed of g, so its
 // configuration C' is listed and explored at some node. The rest of P
 // from C' is shorter than P. For explore, keys also hold every thread's
 // path, so every maximal run's values are found; a maximal P that is a

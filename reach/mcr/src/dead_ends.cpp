@@ -1,0 +1,77 @@
+#include "dead_ends.hpp"
+
+#include <deque>
+
+namespace tsoreach::reach::mcr {
+
+DeadEnds::DeadEnds(const Program& p, const Goal& goal) : p_(p), goal_(goal) {
+    preds_.resize(p.threads.size());
+    for (std::uint32_t t = 0; t < p.threads.size(); ++t) {
+        const Thread& th = p.threads[t];
+        preds_[t].resize(th.stateCount());
+        for (std::uint32_t s = 0; s < th.stateCount(); ++s) {
+            for (TransitionId id : th.outgoingOf(StateId(s))) {
+                preds_[t][p.transition(id).to.value].push_back(StateId(s));
+            }
+        }
+    }
+    for (std::size_t term = 0; term < goal.termCount(); ++term) {
+        accepting_.push_back(backwardFrom(
+            [&](std::uint32_t t, StateId s) { return goal.termAccepts(term, ThreadId(t), s); }));
+    }
+    releasing_ = backwardFrom([&](std::uint32_t t, StateId s) {
+        for (TransitionId id : p.threads[t].outgoingOf(s)) {
+            if (releasesLock(p.transition(id).instr.kind)) {
+                return true;
+            }
+        }
+        return false;
+    });
+}
+
+DeadEnds::Marks
+DeadEnds::backwardFrom(const std::function<bool(std::uint32_t, StateId)>& to) const {
+    Marks marks(p_.threads.size());
+    for (std::uint32_t t = 0; t < p_.threads.size(); ++t) {
+        marks[t].assign(p_.threads[t].stateCount(), false);
+        std::deque<StateId> work;
+        for (std::uint32_t s = 0; s < marks[t].size(); ++s) {
+            if (to(t, StateId(s))) {
+                marks[t][s] = true;
+                work.push_back(StateId(s));
+            }
+        }
+        while (!work.empty()) {
+            const StateId s = work.front();
+            work.pop_front();
+            for (StateId q : preds_[t][s.value]) {
+                if (!marks[t][q.value]) {
+                    marks[t][q.value] = true;
+                    work.push_back(q);
+                }
+            }
+        }
+    }
+    return marks;
+}
+
+bool DeadEnds::dead(const Config& c) const {
+    // A holder that can never release freezes the others where they are.
+    const std::int32_t h = c.holder;
+    const bool frozen = h >= 0 && !releasing_[static_cast<std::uint32_t>(h)][c.pc[h].value];
+    for (std::size_t term = 0; term < goal_.termCount(); ++term) {
+        bool possible = true;
+        for (ThreadId t : goal_.termThreads(term)) {
+            const StateId s = c.pc[t.index()];
+            const bool moves = !frozen || static_cast<std::int32_t>(t.index()) == h;
+            possible = possible && (moves ? accepting_[term][t.index()][s.value]
+                                          : goal_.termAccepts(term, t, s));
+        }
+        if (possible) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace tsoreach::reach::mcr

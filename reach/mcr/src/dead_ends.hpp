@@ -1,0 +1,37 @@
+#pragma once
+// Configurations from which no goal is reachable by the threads' control
+// flow alone: the mcr engine's reach mode need not explore them (every
+// run from them misses the goal, so dropping them keeps the search
+// complete for the goal). Over-approximate on purpose: a thread may take
+// any transition, values and buffers are ignored, except that a lock held
+// by a thread that can never release it freezes every other thread.
+
+#include "machine.hpp"
+
+#include "tsoreach/lang/goal.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace tsoreach::reach::mcr {
+
+class DeadEnds {
+  public:
+    DeadEnds(const Program& p, const Goal& goal);
+
+    // No goal term can hold in any configuration reachable from c.
+    [[nodiscard]] bool dead(const Config& c) const;
+
+  private:
+    // Per thread, the states from which some state in `to` can be reached.
+    using Marks = std::vector<std::vector<bool>>;
+    Marks backwardFrom(const std::function<bool(std::uint32_t, StateId)>& to) const;
+
+    const Program& p_;
+    const Goal& goal_;
+    std::vector<Marks> accepting_; // by term: a state the term accepts can be reached
+    Marks releasing_;              // a release can be reached
+    std::vector<std::vector<std::vector<StateId>>> preds_; // by thread, by state
+};
+
+} // namespace tsoreach::reach::mcr
