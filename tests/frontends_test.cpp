@@ -18,8 +18,11 @@
 namespace tsoreach {
 namespace {
 
+// Under the test's own name: ctest runs tests of this file in parallel.
 std::string writeTemp(const std::string& name, const std::string& text) {
-    const std::string path = ::testing::TempDir() + name;
+    const std::string path = ::testing::TempDir() +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                             "-" + name;
     std::ofstream(path, std::ios::binary) << text;
     return path;
 }

@@ -631,6 +631,16 @@ void Solver::interrupt() {
 
 namespace {
 
+// Runs f; a Z3 error (e.g. "canceled" when the watchdog interrupts the
+// context while a formula is built) becomes SolverGaveUp.
+template <class F> auto guarded(F f) {
+    try {
+        return f();
+    } catch (const z3::exception& e) {
+        throw SolverGaveUp{e.msg()};
+    }
+}
+
 // One check, counted and timed.
 z3::check_result check(z3::solver& s, SmtStats& stats) {
     const auto start = std::chrono::steady_clock::now();
@@ -654,68 +664,73 @@ void Solver::enumerate(
     const Machine& m, const Config& c, const Problem& p, const Target& target,
     const std::function<std::optional<Config>(const std::vector<SeedItem>&)>& accept,
     SmtStats& stats) {
-    Formula f(impl_->ctx, m, c, p);
-    f.keepValues(
-        target.kind == TargetKind::NewValue || target.kind == TargetKind::NewStep ? p.target : -1);
-    switch (target.kind) {
-    case TargetKind::NewValue:
-    case TargetKind::NewStep: {
-        const auto g = static_cast<std::uint32_t>(p.target);
-        f.solver().add(f.inSeed(g));
-        if (p.events[g].kind == InstrKind::Read) {
-            f.solver().add(f.reads(g, target.value));
+    guarded([&] {
+        Formula f(impl_->ctx, m, c, p);
+        f.keepValues(target.kind == TargetKind::NewValue || target.kind == TargetKind::NewStep
+                         ? p.target
+                         : -1);
+        switch (target.kind) {
+        case TargetKind::NewValue:
+        case TargetKind::NewStep: {
+            const auto g = static_cast<std::uint32_t>(p.target);
+            f.solver().add(f.inSeed(g));
+            if (p.events[g].kind == InstrKind::Read) {
+                f.solver().add(f.reads(g, target.value));
+            }
+            break;
         }
-        break;
-    }
-    case TargetKind::LockFirst:
-        f.solver().add(f.inSeed(static_cast<std::uint32_t>(p.target)));
-        f.solver().add(!f.inSeed(p.steps[target.thread][target.pos]));
-        break;
-    case TargetKind::Flush:
-        f.solver().add(f.visible(static_cast<std::uint32_t>(p.targetWrite)));
-        break;
-    }
-    f.minimal();
-    while (check(f.solver(), stats) == z3::sat) {
-        const z3::model model = f.solver().get_model();
-        const std::optional<Config> reached = accept(f.seed(model));
-        if (!reached) {
-            return;
+        case TargetKind::LockFirst:
+            f.solver().add(f.inSeed(static_cast<std::uint32_t>(p.target)));
+            f.solver().add(!f.inSeed(p.steps[target.thread][target.pos]));
+            break;
+        case TargetKind::Flush:
+            f.solver().add(f.visible(static_cast<std::uint32_t>(p.targetWrite)));
+            break;
         }
-        f.block(model, *reached);
-    }
+        f.minimal();
+        while (check(f.solver(), stats) == z3::sat) {
+            const z3::model model = f.solver().get_model();
+            const std::optional<Config> reached = accept(f.seed(model));
+            if (!reached) {
+                return;
+            }
+            f.block(model, *reached);
+        }
+    });
 }
 
 std::optional<std::vector<SeedItem>> Solver::goalSeed(const Machine& m, const Config& c,
                                                       const Problem& p, const Goal& goal,
                                                       SmtStats& stats) {
-    Formula f(impl_->ctx, m, c, p);
-    f.keepValues(-1);
-    const Program& prog = m.program();
-    z3::expr any = impl_->ctx.bool_val(false);
-    for (std::size_t term = 0; term < goal.termCount(); ++term) {
-        z3::expr all = impl_->ctx.bool_val(true);
-        for (ThreadId t : goal.termThreads(term)) {
-            const auto& st = p.steps[t.index()];
-            z3::expr at = impl_->ctx.bool_val(false);
-            StateId pc = c.pc[t.index()];
-            for (std::size_t k = 0; k <= st.size(); ++k) {
-                if (k > 0) {
-                    pc = prog.transition(p.events[st[k - 1]].tr).to;
+    return guarded([&]() -> std::optional<std::vector<SeedItem>> {
+        Formula f(impl_->ctx, m, c, p);
+        f.keepValues(-1);
+        const Program& prog = m.program();
+        z3::expr any = impl_->ctx.bool_val(false);
+        for (std::size_t term = 0; term < goal.termCount(); ++term) {
+            z3::expr all = impl_->ctx.bool_val(true);
+            for (ThreadId t : goal.termThreads(term)) {
+                const auto& st = p.steps[t.index()];
+                z3::expr at = impl_->ctx.bool_val(false);
+                StateId pc = c.pc[t.index()];
+                for (std::size_t k = 0; k <= st.size(); ++k) {
+                    if (k > 0) {
+                        pc = prog.transition(p.events[st[k - 1]].tr).to;
+                    }
+                    if (goal.termAccepts(term, t, pc)) {
+                        at = at || f.stepsTaken(t.index(), k);
+                    }
                 }
-                if (goal.termAccepts(term, t, pc)) {
-                    at = at || f.stepsTaken(t.index(), k);
-                }
+                all = all && at;
             }
-            all = all && at;
+            any = any || all;
         }
-        any = any || all;
-    }
-    f.solver().add(any);
-    if (check(f.solver(), stats) != z3::sat) {
-        return std::nullopt;
-    }
-    return f.seed(f.solver().get_model());
+        f.solver().add(any);
+        if (check(f.solver(), stats) != z3::sat) {
+            return std::nullopt;
+        }
+        return f.seed(f.solver().get_model());
+    });
 }
 
 } // namespace tsoreach::reach::mcr
