@@ -134,6 +134,65 @@ TEST(Mcr, ExecutionsAtMostReadsFromClasses) {
     EXPECT_GT(compared, 600U);
 }
 
+// Lock sections as units of the dependence relation (encoding.cpp,
+// minimal()): a section held in the node's configuration must end before
+// another thread's flush (t2's unlock, then t0's store becomes visible to
+// t1), and a section's stores' flushes after it keep it in the seed (t1
+// reads t0's stores). Both were wrongly unreachable under TSO and PSO.
+TEST(Mcr, LockSectionsInSeeds) {
+    const char* heldInC = R"(
+thread t0
+initial q0
+final q1
+transition q0 q1 write 1 0
+end
+thread t1
+initial q0
+final q3
+transition q0 q1 read r0 0
+transition q1 q2 check == r0 1
+transition q2 q3 write 1 1
+end
+thread t2
+initial q0
+final q6
+transition q0 q1 lock
+transition q1 q2 read r0 1
+transition q2 q3 check ! r0
+transition q3 q4 read r1 0
+transition q4 q5 check ! r1
+transition q5 q6 unlock
+end
+)";
+    const char* flushedAfter = R"(
+thread t0
+initial q0
+final q4
+transition q0 q1 lock
+transition q1 q2 write 1 1
+transition q2 q3 write 1 0
+transition q3 q4 unlock
+end
+thread t1
+initial q0
+final q5
+transition q0 q1 write 1 2
+transition q1 q2 read r0 0
+transition q2 q3 check == r0 1
+transition q3 q4 read r1 1
+transition q4 q5 check == r1 1
+end
+)";
+    for (const char* text : {heldInC, flushedAfter}) {
+        const Program p = test::parse(text);
+        for (MemoryModel m : kModels) {
+            reach::McrEngine engine(m);
+            const reach::Result r = reach::runChecked(engine, p, *defaultGoal(p), {});
+            EXPECT_EQ(r.verdict, Verdict::Reachable) << reach::name(m) << "\n" << text;
+        }
+    }
+}
+
 // The lock examples: mcr decides them under every model, as the explicit
 // engine does.
 TEST(Mcr, DecidesTheLockExamples) {

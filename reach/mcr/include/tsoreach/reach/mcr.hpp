@@ -30,9 +30,11 @@
 // free after, like a step that does not touch the lock). Adjacent
 // independent steps and units commute (same state after both orders), so
 // any linearization of a run's dependence order is a run to the same
-// configuration with the same values. A section left open at the end of a
-// prefix cannot move before steps of other threads that precede it: they
-// could not run inside it, so they are in the past of every step in it. Claim: every run P from a
+// configuration with the same values. A section held in C ends before
+// every step and flush of other threads, so its release is in their past.
+// A section left open at the end of a prefix cannot move before steps of
+// other threads that precede it: they could not run inside it, so they are
+// in the past of every step in it. Claim: every run P from a
 // node's C ends in a configuration that a goal query (the solver, over τ's
 // events after C) or a node below finds. Induction on |P|. Let ρ be the
 // longest prefix of P whose steps are τ's steps with τ's values. If P = ρ,
