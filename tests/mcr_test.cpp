@@ -193,6 +193,36 @@ end
     }
 }
 
+// A goal with two threads inside sections of the one lock never holds
+// (dead_ends.hpp): reach mode proves it with the first run alone instead
+// of a node per configuration.
+TEST(Mcr, GoalWithTwoLockHoldersNeedsOneRun) {
+    const Program p = test::parse(R"(
+memory x
+thread t0
+initial s0
+final cs
+transition s0 s1 lock
+transition s1 cs write 1 x
+transition cs out unlock
+end
+thread t1
+initial s0
+final cs
+transition s0 s1 write 2 x
+transition s1 s2 lock
+transition s2 cs read r x
+transition cs out unlock
+end
+)");
+    for (MemoryModel m : kModels) {
+        reach::McrEngine engine(m);
+        const reach::Result r = reach::runChecked(engine, p, *defaultGoal(p), {});
+        EXPECT_EQ(r.verdict, Verdict::Unreachable) << reach::name(m);
+        EXPECT_EQ(r.stats.states, 1U) << reach::name(m);
+    }
+}
+
 // The lock examples: mcr decides them under every model, as the explicit
 // engine does.
 TEST(Mcr, DecidesTheLockExamples) {

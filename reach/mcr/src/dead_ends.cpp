@@ -19,6 +19,10 @@ DeadEnds::DeadEnds(const Program& p, const Goal& goal) : p_(p), goal_(goal) {
         accepting_.push_back(backwardFrom(
             [&](std::uint32_t t, StateId s) { return goal.termAccepts(term, ThreadId(t), s); }));
     }
+    holding_ = mustHold();
+    for (std::size_t term = 0; term < goal.termCount(); ++term) {
+        impossible_.push_back(twoHolders(term));
+    }
     releasing_ = backwardFrom([&](std::uint32_t t, StateId s) {
         for (TransitionId id : p.threads[t].outgoingOf(s)) {
             if (releasesLock(p.transition(id).instr.kind)) {
@@ -55,12 +59,52 @@ DeadEnds::backwardFrom(const std::function<bool(std::uint32_t, StateId)>& to) co
     return marks;
 }
 
+// Greatest fixpoint: a state holds the lock if every transition into it
+// takes the lock, or keeps it from a state that holds it (the initial
+// state does not).
+DeadEnds::Marks DeadEnds::mustHold() const {
+    Marks held(p_.threads.size());
+    for (std::uint32_t t = 0; t < p_.threads.size(); ++t) {
+        const Thread& th = p_.threads[t];
+        held[t].assign(th.stateCount(), true);
+        held[t][th.initial.value] = false;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::uint32_t s = 0; s < th.stateCount(); ++s) {
+                for (TransitionId id : th.outgoingOf(StateId(s))) {
+                    const auto& tr = p_.transition(id);
+                    const InstrKind k = tr.instr.kind;
+                    const bool after = takesLock(k) || (!releasesLock(k) && held[t][s]);
+                    if (!after && held[t][tr.to.value]) {
+                        held[t][tr.to.value] = false;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    return held;
+}
+
+// Two threads of the term hold the lock in every state the term accepts.
+bool DeadEnds::twoHolders(std::size_t term) const {
+    std::size_t holders = 0;
+    for (ThreadId t : goal_.termThreads(term)) {
+        bool always = true;
+        for (StateId s : goal_.termAcceptedStates(term, t)) {
+            always = always && holding_[t.index()][s.value];
+        }
+        holders += always ? 1 : 0;
+    }
+    return holders >= 2;
+}
+
 bool DeadEnds::dead(const Config& c) const {
     // A holder that can never release freezes the others where they are.
     const std::int32_t h = c.holder;
     const bool frozen = h >= 0 && !releasing_[static_cast<std::uint32_t>(h)][c.pc[h].value];
     for (std::size_t term = 0; term < goal_.termCount(); ++term) {
-        bool possible = true;
+        bool possible = !impossible_[term];
         for (ThreadId t : goal_.termThreads(term)) {
             const StateId s = c.pc[t.index()];
             const bool moves = !frozen || static_cast<std::int32_t>(t.index()) == h;

@@ -4,7 +4,9 @@
 // run from them misses the goal, so dropping them keeps the search
 // complete for the goal). Over-approximate on purpose: a thread may take
 // any transition, values and buffers are ignored, except that a lock held
-// by a thread that can never release it freezes every other thread.
+// by a thread that can never release it freezes every other thread, and a
+// goal term that needs two threads in states where each must hold the lock
+// never holds.
 
 #include "machine.hpp"
 
@@ -31,6 +33,10 @@ class DeadEnds {
     const Goal& goal_;
     std::vector<Marks> accepting_; // by term: a state the term accepts can be reached
     Marks releasing_;              // a release can be reached
+    Marks holding_;                // every path to the state holds the lock
+    std::vector<bool> impossible_; // by term: two of its threads must hold the lock
+    Marks mustHold() const;
+    bool twoHolders(std::size_t term) const;
     std::vector<std::vector<std::vector<StateId>>> preds_; // by thread, by state
 };
 

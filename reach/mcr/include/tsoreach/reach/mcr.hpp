@@ -17,7 +17,8 @@
 // or a dependent step after it in the seed; the target ends it), and each
 // configuration not seen before becomes a child node with trace σ·seed.
 // In reach mode a child from which the threads' control flow reaches no
-// goal term is dropped (dead_ends.hpp): no run from it reaches a goal.
+// goal term (or only terms with two threads that must hold the lock) is
+// dropped (dead_ends.hpp): no run from it reaches a goal.
 //
 // Completeness (every reachable configuration, so every goal; docs/
 // architecture.md). Dependence: steps of one thread; a flush with its own
