@@ -179,6 +179,7 @@ class Formula {
     z3::expr eventDeps(std::uint32_t e, const z3::expr& after) const;
     z3::expr flushDeps(std::uint32_t w, const z3::expr& after) const;
     z3::expr othersAfter(std::uint32_t h, std::uint32_t e) const;
+    void sectionReasons(std::vector<z3::expr>& why, std::vector<z3::expr>& whyFlush) const;
     template <class In>
     z3::expr countIs(const std::vector<std::uint32_t>& list, std::size_t n, In in) const {
         z3::expr r = ctx_.bool_val(true);
@@ -492,23 +493,8 @@ std::vector<Formula::Section> Formula::lockSections() const {
     return out;
 }
 
-// A seed is minimal when every event but the target has a reason to be in
-// it. A section whose acquire and release are in the seed is one unit: its
-// release may stay for any reason of a member. A section held in C must
-// end before any step or flush of another thread, so its release may stay
-// for any of them. A section still open at the end of the seed must come
-// after every earlier step and flush of other threads (none can run inside
-// it), so those may stay for it.
-void Formula::minimal() {
-    const auto n = static_cast<std::uint32_t>(p_.events.size());
-    std::vector<z3::expr> why;
-    for (std::uint32_t e = 0; e < n; ++e) {
-        why.push_back(eventDeps(e, o_[e]));
-    }
-    std::vector<z3::expr> whyFlush;
-    for (std::uint32_t w = 0; w < p_.writes.size() && !sc_; ++w) {
-        whyFlush.push_back(flushDeps(w, v_[w]));
-    }
+// The reasons lock sections give (see minimal()).
+void Formula::sectionReasons(std::vector<z3::expr>& why, std::vector<z3::expr>& whyFlush) const {
     for (const Section& sec : lockSections()) {
         const auto& st = p_.steps[sec.thread];
         // The unit stays for what its members and their stores' flushes
@@ -533,7 +519,7 @@ void Formula::minimal() {
         const std::uint32_t l = *sec.acquire;
         const z3::expr open =
             inSeed(l) && (sec.release ? !inSeed(*sec.release) : ctx_.bool_val(true));
-        for (std::uint32_t e = 0; e < n; ++e) {
+        for (std::uint32_t e = 0; e < why.size(); ++e) {
             if (p_.events[e].thread != sec.thread) {
                 why[e] = why[e] || (open && o_[e] < o_[l]);
             }
@@ -544,6 +530,26 @@ void Formula::minimal() {
             }
         }
     }
+}
+
+// A seed is minimal when every event but the target has a reason to be in
+// it. A section whose acquire and release are in the seed is one unit: its
+// release may stay for any reason of a member. A section held in C must
+// end before any step or flush of another thread, so its release may stay
+// for any of them. A section still open at the end of the seed must come
+// after every earlier step and flush of other threads (none can run inside
+// it), so those may stay for it.
+void Formula::minimal() {
+    const auto n = static_cast<std::uint32_t>(p_.events.size());
+    std::vector<z3::expr> why;
+    for (std::uint32_t e = 0; e < n; ++e) {
+        why.push_back(eventDeps(e, o_[e]));
+    }
+    std::vector<z3::expr> whyFlush;
+    for (std::uint32_t w = 0; w < p_.writes.size() && !sc_; ++w) {
+        whyFlush.push_back(flushDeps(w, v_[w]));
+    }
+    sectionReasons(why, whyFlush);
     for (std::uint32_t e = 0; e < n; ++e) {
         if (static_cast<std::int32_t>(e) == p_.target) {
             continue;
