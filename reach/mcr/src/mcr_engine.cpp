@@ -45,13 +45,23 @@ struct Node {
     std::vector<std::vector<Value>> paths; // explore: by thread, transitions and values read
 };
 
+// What the targets need of a thread before one of its steps.
+struct ThreadState {
+    StateId pc;
+    std::vector<Value> regs;
+    bool holds = false; // the thread holds the lock
+
+    ThreadState(const Config& c, std::uint32_t t)
+        : pc(c.pc[t]), regs(c.regs[t]), holds(c.holder == static_cast<std::int32_t>(t)) {}
+};
+
 // A node's run after its configuration, with each thread's state before
 // each of its steps (for the targets) and what the run flushed.
 struct Run {
     Suffix suffix;
     std::vector<TraceStep> steps;
-    std::vector<std::vector<Config>> before; // by thread: the configuration before step i
-    std::vector<bool> flushed;               // by write
+    std::vector<std::vector<ThreadState>> before; // by thread: its state before step i
+    std::vector<bool> flushed;                    // by write
     Config end;
     bool goal = false; // the run passed a goal configuration (and stopped there)
 };
@@ -247,7 +257,7 @@ Run Explorer::runFrom(const Node& node) {
     }
     r.goal = reached;
     for (std::uint32_t t = 0; t < n_; ++t) {
-        r.before[t].push_back(c);
+        r.before[t].emplace_back(c, t);
     }
     r.end = std::move(c);
     return r;
@@ -269,7 +279,7 @@ std::optional<std::pair<std::uint32_t, TransitionId>> Explorer::next(const Confi
 // Thread t takes transition id in the run.
 void Explorer::stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id) {
     Suffix& s = r.suffix;
-    r.before[t].push_back(c);
+    r.before[t].emplace_back(c, t);
     const auto w = static_cast<std::uint32_t>(s.writes.size());
     const Instruction& in = p_.transition(id).instr;
     Event ev{t, id, in.kind};
@@ -359,8 +369,8 @@ bool Explorer::goalPossible(const Run& run) const {
         bool possible = true;
         for (ThreadId t : goal.termThreads(term)) {
             bool some = false;
-            for (const Config& c : run.before[t.index()]) {
-                some = some || goal.termAccepts(term, t, c.pc[t.index()]);
+            for (const ThreadState& at : run.before[t.index()]) {
+                some = some || goal.termAccepts(term, t, at.pc);
             }
             possible = possible && some;
         }
@@ -414,30 +424,30 @@ std::vector<Value> Explorer::candidates(const Node& node, const Run& run, Value 
     return {vs.begin(), vs.end()};
 }
 
-// Another transition of thread t in configuration `at` (before its step
-// pos), if the thread's own state allows it.
+// Another transition of thread t in state `at` (before its step pos), if
+// the thread's own state allows it.
 void Explorer::alternatives(const Node& node, const Run& run, std::uint32_t t, std::uint32_t pos,
                             std::vector<Target>& out) const {
-    const Config& at = run.before[t][pos];
+    const ThreadState& at = run.before[t][pos];
     const auto& steps = run.suffix.steps[t];
     const bool hasTaken = pos < steps.size();
     const TransitionId taken = hasTaken ? run.suffix.events[steps[pos]].tr : TransitionId();
-    const bool holds = at.holder == static_cast<std::int32_t>(t);
-    for (TransitionId id : p_.threads[t].outgoingOf(at.pc[t])) {
+    const bool holds = at.holds;
+    for (TransitionId id : p_.threads[t].outgoingOf(at.pc)) {
         const Instruction& in = p_.transition(id).instr;
         if ((hasTaken && id == taken) ||
-            (in.kind == InstrKind::Check && machine_.eval(at.regs[t], in.value) == 0) ||
+            (in.kind == InstrKind::Check && machine_.eval(at.regs, in.value) == 0) ||
             (takesLock(in.kind) && holds) || (releasesLock(in.kind) && !holds)) {
             continue;
         }
         Target x = Target::at(TargetKind::NewStep, t, pos);
         x.event = Event{t, id, in.kind};
         if (accessesMemory(in.kind) || isLockForEdge(in.kind)) {
-            x.event.addr = machine_.eval(at.regs[t], in.addr);
+            x.event.addr = machine_.eval(at.regs, in.addr);
             x.event.hasAddr = isLockForEdge(in.kind) && model_ == MemoryModel::PSO;
         }
         if (in.kind == InstrKind::Write) {
-            x.event.value = machine_.eval(at.regs[t], in.value);
+            x.event.value = machine_.eval(at.regs, in.value);
         }
         if (in.kind != InstrKind::Read) {
             out.push_back(x);
