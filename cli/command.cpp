@@ -284,6 +284,7 @@ const engines::EngineEntry& findEngine(const engines::Catalog& catalog, engines:
 
 void EngineOptionArgs::declare(CLI::App* cmd, const engines::Catalog& catalog, engines::Task task) {
     using Kind = engines::EngineOption::Kind;
+    task_ = task;
     for (const engines::Catalog::OfferedOption& offered : catalog.optionsFor(task)) {
         const engines::EngineOption& o = *offered.option;
         std::string who;
@@ -314,7 +315,21 @@ void EngineOptionArgs::declare(CLI::App* cmd, const engines::Catalog& catalog, e
         if (!o.defaultValue.empty()) {
             opt->capture_default_str();
         }
-        declared_.push_back({&o, opt});
+        declared_.push_back({&o, opt, who});
+    }
+}
+
+void EngineOptionArgs::noteUnused(const engines::EngineEntry& engine) const {
+    for (const Declared& d : declared_) {
+        const bool takes = std::any_of(
+            engine.options.begin(), engine.options.end(), [&](const engines::EngineOption& o) {
+                return o.flag == d.option->flag &&
+                       std::find(o.tasks.begin(), o.tasks.end(), task_) != o.tasks.end();
+            });
+        if (d.cli->count() != 0 && !takes) {
+            std::cerr << "warning: " << d.option->flag << " is an option of " << d.engines
+                      << "; engine '" << engine.name << "' does not use it\n";
+        }
     }
 }
 
@@ -360,6 +375,7 @@ engines::Settings SearchCommand::commonSettings() const {
 void SearchCommand::completeSettings(engines::Settings& s,
                                      const engines::EngineEntry& engine) const {
     noteProgress(common_, engine);
+    engineOptions_.noteUnused(engine);
     engineOptions_.apply(s);
 }
 

@@ -98,13 +98,18 @@ class EngineOptionArgs {
     void declare(CLI::App* cmd, const engines::Catalog& catalog, engines::Task task);
     // Hands every option given on the command line to its row.
     void apply(engines::Settings& settings) const;
+    // Says on stderr which given options `engine` does not take (they
+    // belong to other rows and change nothing for it).
+    void noteUnused(const engines::EngineEntry& engine) const;
 
   private:
     struct Declared {
         const engines::EngineOption* option;
         CLI::Option* cli;
+        std::string engines; // the rows that take it, "explicit, attacks"
     };
     std::vector<Declared> declared_;
+    engines::Task task_ = engines::Task::Reach;
     std::map<std::string, std::string> values_; // by flag; stable addresses for CLI11
 };
 

@@ -1197,6 +1197,27 @@ TEST_F(Cli, ProgressOnLongSearches) {
     }
 }
 
+// An option of another engine's row is read but changes nothing for the
+// engine chosen: the command says so on stderr and still answers.
+TEST_F(Cli, OptionsOfOtherEnginesAreNamedAsUnused) {
+    const std::string sb = TSOREACH_SOURCE_DIR "/examples/sb.txt";
+    Outcome o = run("reach " + sb + " --model tso --engine mcr --por off");
+    EXPECT_EQ(o.code, 10);
+    EXPECT_NE(o.err.find("warning: --por is an option of explicit; engine 'mcr' does not use it"),
+              std::string::npos)
+        << o.err;
+    o = run("reach " + sb + " --model sc --engine explicit --unroll 2");
+    EXPECT_NE(o.err.find("--unroll is an option of dpor, rf, mcr; engine 'explicit' does not use"),
+              std::string::npos)
+        << o.err;
+    for (const std::string& args :
+         {"reach " + sb + " --model sc --engine dpor --unroll 2",
+          "reach " + sb + " --model sc --por off", "outcomes " + sb + " --model sc --unroll 2"}) {
+        o = run(args);
+        EXPECT_EQ(o.err.find("does not use"), std::string::npos) << args << "\n" << o.err;
+    }
+}
+
 // Traces for people: the shortest trace when a small breadth-first search
 // finds it, the same on every run and for every --jobs; --trace full keeps
 // the deciding engine's.
