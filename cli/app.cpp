@@ -44,6 +44,7 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
     commands.push_back(outcomesCommand(catalog));
     commands.push_back(printCommand());
     commands.push_back(instrumentCommand());
+    commands.push_back(paramCommand(catalog));
     ctx.input = std::string(kAutoInputFormat);
     std::vector<CLI::App*> declared;
     for (const std::unique_ptr<Command>& c : commands) {

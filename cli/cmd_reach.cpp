@@ -35,37 +35,6 @@ int verdictExit(reach::Verdict v) {
     return exitInternal;
 }
 
-// The states a breadth-first search for a shorter trace may store: a budget
-// in states, not seconds, so that the trace printed does not depend on the
-// machine (about 0.1 s of the explicit engine).
-constexpr std::uint64_t kShortTraceStates = 250000;
-
-// A shortest trace, when the trace found is longer: the explicit engine's
-// breadth-first search on one thread (so the trace does not depend on
-// --jobs), within kShortTraceStates and the command's limits; nullopt when
-// it does not finish or finds none shorter. runChecked replays it.
-std::optional<reach::Trace> shorterTrace(const engines::Catalog& catalog, const Program& program,
-                                         const Goal& goal, reach::MemoryModel model,
-                                         const reach::Options& base, const reach::Trace& found) {
-    reach::Options o;
-    o.stop = base.stop; // the command's deadline and memory limit
-    o.search = reach::SearchOrder::Bfs;
-    o.jobs = o.searchJobs = 1;
-    o.maxStates =
-        base.maxStates != 0 ? std::min(base.maxStates, kShortTraceStates) : kShortTraceStates;
-    o.bufferBound = base.bufferBound;
-    const engines::EngineEntry& e = catalog.find(engines::Task::Reach, "explicit", model);
-    if (e.unsupportedFor(program, model)) {
-        return std::nullopt;
-    }
-    const reach::Result r = reach::runChecked(*e.makeReach(model), program, goal, o);
-    if (r.verdict != reach::Verdict::Reachable || !r.trace ||
-        r.trace->steps.size() >= found.steps.size()) {
-        return std::nullopt;
-    }
-    return r.trace;
-}
-
 class ReachCommand final : public SearchCommand {
   public:
     explicit ReachCommand(const engines::Catalog& catalog)

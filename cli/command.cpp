@@ -403,4 +403,26 @@ void SearchCommand::writeReportFiles(
     }
 }
 
+std::optional<reach::Trace> shorterTrace(const engines::Catalog& catalog, const Program& program,
+                                         const Goal& goal, reach::MemoryModel model,
+                                         const reach::Options& base, const reach::Trace& found) {
+    reach::Options o;
+    o.stop = base.stop; // the command's deadline and memory limit
+    o.search = reach::SearchOrder::Bfs;
+    o.jobs = o.searchJobs = 1;
+    o.maxStates =
+        base.maxStates != 0 ? std::min(base.maxStates, kShortTraceStates) : kShortTraceStates;
+    o.bufferBound = base.bufferBound;
+    const engines::EngineEntry& e = catalog.find(engines::Task::Reach, "explicit", model);
+    if (e.unsupportedFor(program, model)) {
+        return std::nullopt;
+    }
+    const reach::Result r = reach::runChecked(*e.makeReach(model), program, goal, o);
+    if (r.verdict != reach::Verdict::Reachable || !r.trace ||
+        r.trace->steps.size() >= found.steps.size()) {
+        return std::nullopt;
+    }
+    return r.trace;
+}
+
 } // namespace tsoreach::cli

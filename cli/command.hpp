@@ -180,6 +180,19 @@ class SearchCommand : public Command {
     std::string html_; // --html FILE; empty: none
 };
 
+// The states a breadth-first search for a shorter trace may store: a budget
+// in states, not seconds, so that the trace printed does not depend on the
+// machine (about 0.1 s of the explicit engine).
+constexpr std::uint64_t kShortTraceStates = 250000;
+
+// A shortest trace, when the trace found is longer: the explicit engine's
+// breadth-first search on one thread (so the trace does not depend on
+// --jobs), within kShortTraceStates and the command's limits; nullopt when
+// it does not finish or finds none shorter. runChecked replays it.
+std::optional<reach::Trace> shorterTrace(const engines::Catalog& catalog, const Program& program,
+                                         const Goal& goal, reach::MemoryModel model,
+                                         const reach::Options& base, const reach::Trace& found);
+
 std::unique_ptr<Command> reachCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> robustCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> fencesCommand(const engines::Catalog& catalog);
@@ -188,5 +201,6 @@ std::unique_ptr<Command> outcomesCommand(const engines::Catalog& catalog);
 std::unique_ptr<Command> replayCommand();
 std::unique_ptr<Command> printCommand();
 std::unique_ptr<Command> instrumentCommand();
+std::unique_ptr<Command> paramCommand(const engines::Catalog& catalog);
 
 } // namespace tsoreach::cli

@@ -1,0 +1,276 @@
+// tsoreach param: a parameterized Cubicle-W (.cub) system at each number
+// of processes of --procs (docs/parameterized.md). Exit 10 when some N is
+// unsafe (with the replayed trace of the first), 0 when every N asked for
+// is safe, 3 when some N is unknown and none unsafe.
+
+#include "command.hpp"
+#include "report.hpp"
+#include "tsoreach/frontends/cub/instantiate.hpp"
+#include "tsoreach/frontends/cub/parser.hpp"
+#include "tsoreach/lang/printer.hpp"
+#include "tsoreach/reach/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <sstream>
+
+namespace tsoreach::cli {
+namespace {
+
+// "2..4" or "3": the range of process counts.
+std::pair<std::size_t, std::size_t> parseProcs(const std::string& s) {
+    auto number = [&](std::string_view t) {
+        std::size_t v = 0;
+        auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (ec != std::errc() || p != t.data() + t.size() || v < 1 || v > 64) {
+            throw UsageError("--procs: '" + s + "' is not N or A..B with 1 <= A <= B <= 64");
+        }
+        return v;
+    };
+    const auto dots = s.find("..");
+    const std::size_t lo = number(std::string_view(s).substr(0, dots));
+    const std::size_t hi =
+        dots == std::string::npos ? lo : number(std::string_view(s).substr(dots + 2));
+    if (hi < lo) {
+        throw UsageError("--procs: '" + s + "' is an empty range");
+    }
+    return {lo, hi};
+}
+
+// What one N gave: the verdict over all its setups.
+struct NResult {
+    std::size_t procs = 0;
+    reach::Verdict verdict = reach::Verdict::Unreachable;
+    std::size_t setups = 0;
+    std::uint64_t states = 0;
+    double seconds = 0;
+    std::string reason;                   // unknown: why
+    std::optional<cub::Instance> witness; // unsafe: the instance
+    reach::Result result;                 // unsafe: its run
+};
+
+std::string verdictWord(reach::Verdict v) {
+    switch (v) {
+    case reach::Verdict::Reachable:
+        return "unsafe";
+    case reach::Verdict::Unreachable:
+        return "safe";
+    case reach::Verdict::Unknown:
+        return "unknown";
+    }
+    return "unknown";
+}
+
+// The trace as the .cub transitions it takes: "p2: t1", in order.
+std::string cubSteps(const Program& p, const reach::Trace& trace) {
+    std::string out;
+    for (const reach::TraceStep& s : trace.steps) {
+        if (s.kind == reach::StepKind::Flush) {
+            continue;
+        }
+        const Transition& tr = p.transition(s.transition);
+        const Thread& t = p.thread(tr.thread);
+        if (t.stateNames[tr.to.index()] != "main" && t.stateNames[tr.from.index()] != "main") {
+            continue;
+        }
+        const std::string origin = cub::stateOrigin(t.stateNames[tr.from.index()] == "main"
+                                                        ? t.stateNames[tr.to.index()]
+                                                        : t.stateNames[tr.from.index()]);
+        if (t.stateNames[tr.from.index()] == "main" && t.stateNames[tr.to.index()] != "main" &&
+            origin != "unsafe" && origin.rfind("unsafe.", 0) != 0) {
+            continue; // counted where the path returns to main
+        }
+        out += "  " + t.name + ": " + origin + "\n";
+    }
+    return out;
+}
+
+class ParamCommand final : public SearchCommand {
+  public:
+    explicit ParamCommand(const engines::Catalog& catalog)
+        : SearchCommand(catalog, engines::Task::Reach) {}
+
+    CLI::App* declare(CLI::App& app) override {
+        CLI::App* cmd = app.add_subcommand(
+            "param", "Check a parameterized Cubicle-W (.cub) system for N processes");
+        cmd->footer(exitCodeHelp);
+        cmd->add_option("FILE", file_, "Cubicle-W file (docs/parameterized.md)")->required();
+        cmd->add_option("--procs", procs_,
+                        "Numbers of processes: N or A..B; each N is checked by the engine")
+            ->required();
+        cmd->add_flag("--print", print_,
+                      "Print each N's programs (one per setup, in tsoreach's language, with "
+                      "the goal) instead of checking them");
+        declareTarget(cmd, "Memory model (sc or tso: Cubicle-W's models)", "Engine");
+        declareOptions(cmd, "Print statistics per N");
+        return cmd;
+    }
+
+    int run(Context& ctx) override {
+        const reach::MemoryModel model = chosenModel(ctx);
+        if (model == reach::MemoryModel::PSO) {
+            throw UsageError("--model pso: Cubicle-W systems are defined under SC and TSO");
+        }
+        const auto [lo, hi] = parseProcs(procs_);
+        engines::Settings settings = commonSettings();
+        const cub::System sys = cub::parseCub(readProgramText(file_), file_);
+        if (print_) {
+            emit(printed(sys, lo, hi));
+            return exitHolds;
+        }
+        const engines::EngineEntry& entry = chosenEngine(ctx, model);
+        completeSettings(settings, entry);
+        std::vector<NResult> results;
+        for (std::size_t n = lo; n <= hi; ++n) {
+            if (sys.numberProcs && n > *sys.numberProcs) {
+                continue;
+            }
+            results.push_back(check(sys, n, entry, model, settings.options));
+            NResult& last = results.back();
+            if (last.witness) {
+                if (auto t = shorterTrace(catalog_, last.witness->program, last.witness->goal,
+                                          model, settings.options, *last.result.trace)) {
+                    last.result.trace = std::move(t);
+                }
+            }
+            if (results.back().verdict == reach::Verdict::Reachable) {
+                break;
+            }
+        }
+        if (results.empty()) {
+            throw UsageError("--procs " + procs_ + ": the file allows at most number_procs " +
+                             std::to_string(*sys.numberProcs));
+        }
+        emit(common_.json ? json(results, ctx) : text(results, ctx));
+        return exitOf(results);
+    }
+
+  private:
+    static NResult check(const cub::System& sys, std::size_t n, const engines::EngineEntry& entry,
+                         reach::MemoryModel model, const reach::Options& options) {
+        NResult r;
+        r.procs = n;
+        cub::Instances made = cub::instantiate(sys, n);
+        r.setups = made.instances.size() + made.unreachableSetups;
+        for (cub::Instance& inst : made.instances) {
+            if (auto why = entry.unsupportedFor(inst.program, model)) {
+                r.verdict = reach::Verdict::Unknown;
+                r.reason = *why;
+                continue;
+            }
+            std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
+            reach::Result res = reach::runChecked(*engine, inst.program, inst.goal, options);
+            r.states += res.stats.states;
+            r.seconds += res.stats.timeSeconds;
+            if (res.verdict == reach::Verdict::Reachable) {
+                r.verdict = res.verdict;
+                r.result = std::move(res);
+                r.witness = std::move(inst);
+                return r;
+            }
+            if (res.verdict == reach::Verdict::Unknown) {
+                r.verdict = res.verdict;
+                r.reason = res.reason;
+            }
+        }
+        return r;
+    }
+
+    static int exitOf(const std::vector<NResult>& results) {
+        int code = exitHolds;
+        for (const NResult& r : results) {
+            if (r.verdict == reach::Verdict::Reachable) {
+                return exitViolated;
+            }
+            if (r.verdict == reach::Verdict::Unknown) {
+                code = exitUnknown;
+            }
+        }
+        return code;
+    }
+
+    std::string text(const std::vector<NResult>& results, const Context& ctx) const {
+        std::ostringstream out;
+        out << file_ << " under " << ctx.model << ", engine " << ctx.engine << "\n";
+        for (const NResult& r : results) {
+            out << "N=" << r.procs << ": " << verdictWord(r.verdict) << " (" << r.setups
+                << (r.setups == 1 ? " setup" : " setups");
+            if (common_.stats) {
+                out << ", " << r.states << " states, " << r.seconds << " s";
+            }
+            out << ")" << (r.reason.empty() ? "" : ": " + r.reason) << "\n";
+            if (r.witness) {
+                const Program& p = r.witness->program;
+                out << "\nunsafe at N=" << r.procs
+                    << (r.witness->setup.empty() ? "" : ", initial setup " + r.witness->setup)
+                    << "; goal " << r.witness->goal.describe(p) << "\n";
+                out << "transitions taken (process: transition):\n"
+                    << cubSteps(p, *r.result.trace) << "\ntrace (replayed):\n"
+                    << traceTable(p, *r.result.trace);
+            }
+        }
+        return out.str();
+    }
+
+    std::string json(const std::vector<NResult>& results, const Context& ctx) const {
+        nlohmann::json j;
+        j["command"] = "param";
+        j["file"] = file_;
+        j["model"] = ctx.model;
+        j["engine"] = ctx.engine;
+        j["procs"] = nlohmann::json::array();
+        for (const NResult& r : results) {
+            nlohmann::json n{{"n", r.procs},
+                             {"verdict", verdictWord(r.verdict)},
+                             {"setups", r.setups},
+                             {"states", r.states},
+                             {"seconds", r.seconds}};
+            if (!r.reason.empty()) {
+                n["reason"] = r.reason;
+            }
+            if (r.witness) {
+                const Program& p = r.witness->program;
+                n["setup"] = r.witness->setup;
+                n["goal"] = r.witness->goal.describe(p);
+                n["transitions"] = cubSteps(p, *r.result.trace);
+                n["trace"] = traceTable(p, *r.result.trace);
+            }
+            j["procs"].push_back(std::move(n));
+        }
+        const int code = exitOf(results);
+        j["verdict"] = code == exitViolated ? "unsafe" : code == exitHolds ? "safe" : "unknown";
+        return j.dump(2) + "\n";
+    }
+
+    // The programs of --print, each after a comment line naming N and the
+    // setup; `reach FILE --goal ...` checks one of them as printed.
+    static std::string printed(const cub::System& sys, std::size_t lo, std::size_t hi) {
+        std::string out;
+        for (std::size_t n = lo; n <= hi && (!sys.numberProcs || n <= *sys.numberProcs); ++n) {
+            const cub::Instances made = cub::instantiate(sys, n);
+            for (const cub::Instance& inst : made.instances) {
+                out += "# " + sys.sourceName + " at N=" + std::to_string(n) +
+                       (inst.setup.empty() ? "" : ", setup " + inst.setup) + "\n# goal " +
+                       inst.goal.describe(inst.program) + "\n" + printProgram(inst.program) + "\n";
+            }
+            if (made.unreachableSetups != 0) {
+                out += "# " + sys.sourceName + " at N=" + std::to_string(n) + ": " +
+                       std::to_string(made.unreachableSetups) +
+                       " setup(s) where no unsafe cube can hold (no program)\n";
+            }
+        }
+        return out;
+    }
+
+    std::string procs_;
+    bool print_ = false;
+};
+
+} // namespace
+
+std::unique_ptr<Command> paramCommand(const engines::Catalog& catalog) {
+    return std::make_unique<ParamCommand>(catalog);
+}
+
+} // namespace tsoreach::cli
