@@ -144,7 +144,7 @@ std::vector<BufferView> buffersAfterSteps(const Program& p, const reach::Trace& 
             }
         } else if (s.kind == reach::StepKind::Instruction &&
                    p.transition(s.transition).instr.kind == InstrKind::Write && s.addr && s.value) {
-            mine.push_back({*s.addr, *s.value, i});
+            mine.push_back({*s.addr, *s.value, i, p.transition(s.transition).instr.joined});
         }
         out.push_back(now);
     }
@@ -158,8 +158,10 @@ std::string describeBuffers(const Program& p, const BufferView& v) {
             continue;
         }
         out += (out.empty() ? "" : "; ") + p.threads[t].name + ":";
+        bool joined = false; // the previous store is joined to this one
         for (const BufferedStore& b : v.threads[t]) {
-            out += " " + p.memory.label(b.addr) + "=" + std::to_string(b.value);
+            out += (joined ? "+" : " ") + p.memory.label(b.addr) + "=" + std::to_string(b.value);
+            joined = b.joined;
         }
     }
     return out;

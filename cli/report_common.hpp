@@ -51,6 +51,7 @@ struct BufferedStore {
     Value addr = 0;
     Value value = 0;
     std::size_t step = 0; // the write's step, 0-based
+    bool joined = false;  // a joinwrite: one entry with the next store
 };
 // What the store buffers hold after one step of a TSO or PSO trace.
 struct BufferView {

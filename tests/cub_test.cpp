@@ -136,6 +136,26 @@ TEST(Cub, CorpusAtTwoProcesses) {
     }
 }
 
+// Transitions with several weak writes (joinwrite groups) and unsafe
+// cubes with views. msi_N at N = 3 was once unsafe through the half-made
+// state inside write_miss's locked block (views are read outside blocks).
+TEST(Cub, GroupsAndViews) {
+    for (const auto& [file, n] :
+         std::vector<std::pair<const char*, std::size_t>>{{"msi_N.cub", 3},
+                                                          {"two_phase_N.cub", 3},
+                                                          {"dekker_simple_N.cub", 2},
+                                                          {"lamport_simple_N.cub", 2},
+                                                          {"moesi_N.cub", 2},
+                                                          {"two_phase_i_N.cub", 2}}) {
+        EXPECT_EQ(verdictAt(kCorpus + file, n, MemoryModel::TSO), Verdict::Unreachable) << file;
+    }
+    EXPECT_EQ(verdictAt(kCorpus + "lamport_N_us.cub", 2, MemoryModel::TSO), Verdict::Reachable);
+    EXPECT_EQ(verdictAt(kCorpus + "lamport_N_us.cub", 2, MemoryModel::SC), Verdict::Unreachable);
+    // X := p; X_set := True loops without a fence: the buffer outgrows any
+    // bound, so the explicit engine cannot prove it (docs/parameterized.md).
+    EXPECT_EQ(verdictAt(kCorpus + "lamport_N.cub", 2, MemoryModel::TSO), Verdict::Unknown);
+}
+
 // An unsafe cube over more processes than there are holds in no setup.
 TEST(Cub, CubeOverMoreProcessesThanThereAreIsSafe) {
     const cub::System sys =

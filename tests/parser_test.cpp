@@ -358,8 +358,8 @@ const std::string kHead = "thread t\ninitial q\n";
 std::vector<BadCase> badCases() {
     return {
         {"UnknownInstruction", kHead + "transition q q jump\nend\n", 3, 16,
-         "unknown instruction 'jump' (expected read, write, local, check, mfence, noop, lock, "
-         "unlock, atomic, endatomic, lockfor or unlockfor)"},
+         "unknown instruction 'jump' (expected read, write, joinwrite, local, check, mfence, noop, "
+         "lock, unlock, atomic, endatomic, lockfor or unlockfor)"},
         // The instruction forgotten: the error must still point at `end`.
         {"InstructionMissingBeforeEnd", kHead + "transition q q\nend\n", 4, 1, "'end'"},
         {"EndMissingAtEof", kHead + "transition q q noop\n", 4, 1,
@@ -498,7 +498,8 @@ TEST(ParserErrors, SourceNameAppearsInWhat) {
         EXPECT_EQ(
             std::string(e.what()),
             "dir/prog.txt:1:35: error: unknown instruction 'jump' (expected read, write, "
-            "local, check, mfence, noop, lock, unlock, atomic, endatomic, lockfor or unlockfor)");
+            "joinwrite, local, check, mfence, noop, lock, unlock, atomic, endatomic, lockfor or "
+            "unlockfor)");
     }
 }
 

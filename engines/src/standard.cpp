@@ -78,6 +78,7 @@ class SequentialSearches final : public reach::Engine {
     explicit SequentialSearches(std::unique_ptr<reach::Engine> inner) : inner_(std::move(inner)) {}
     [[nodiscard]] std::string_view name() const override { return inner_->name(); }
     [[nodiscard]] MemoryModel model() const override { return inner_->model(); }
+    [[nodiscard]] bool takesGoalViews() const override { return inner_->takesGoalViews(); }
     reach::Result run(const Program& program, const Goal& goal,
                       const reach::Options& options) override {
         reach::Options mine = options;

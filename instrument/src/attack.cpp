@@ -550,6 +550,12 @@ void checkSupported(const Program& p, const AddressSets& sets) {
                                      ": atomic blocks (atomic/endatomic) are not supported by "
                                      "robustness checking yet");
         }
+        if (tr.instr.joined) {
+            throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
+                                     std::to_string(tr.pos.col) +
+                                     ": joined stores (joinwrite) are not supported by robustness "
+                                     "checking yet");
+        }
         if (isLockForEdge(tr.instr.kind)) {
             throw UnsupportedProgram(p.sourceName + ":" + std::to_string(tr.pos.line) + ":" +
                                      std::to_string(tr.pos.col) +

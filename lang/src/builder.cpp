@@ -81,6 +81,12 @@ Instr Instr::write(Expr value, Expr addr) {
     return {InstrKind::Write, RegId(), std::move(value), std::move(addr)};
 }
 
+Instr Instr::joinWrite(Expr value, Expr addr) {
+    Instr i = write(std::move(value), std::move(addr));
+    i.joined = true;
+    return i;
+}
+
 Instr Instr::local(RegId reg, Expr value) {
     return {InstrKind::Local, reg, std::move(value), {}};
 }
@@ -223,6 +229,7 @@ TransitionId ProgramBuilder::addTransition(StateId from, StateId to, const Instr
     case InstrKind::Write:
         tr.instr.value = addExpr(instr.value);
         tr.instr.addr = addExpr(instr.addr);
+        tr.instr.joined = instr.joined;
         break;
     case InstrKind::Local:
         tr.instr.reg = useReg(instr.reg);

@@ -50,6 +50,15 @@ std::vector<std::vector<bool>> statesOnCycles(const Program& p) {
     return out;
 }
 
+const Transition* firstJoinedWrite(const Program& p) {
+    for (const Transition& tr : p.transitions) {
+        if (tr.instr.kind == InstrKind::Write && tr.instr.joined) {
+            return &tr;
+        }
+    }
+    return nullptr;
+}
+
 bool hasControlCycle(const Program& p) {
     const std::vector<std::vector<bool>> cyc = statesOnCycles(p);
     return std::any_of(cyc.begin(), cyc.end(), [](const std::vector<bool>& states) {

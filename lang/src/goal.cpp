@@ -29,6 +29,11 @@ void Goal::addTerm() {
     terms_.push_back(emptyTerm());
 }
 
+void Goal::requireView(const ViewAtom& v) {
+    terms_.back().views.push_back(v);
+    hasViews_ = true;
+}
+
 namespace {
 
 // Inserts t into `threads`, kept in thread order so that describe() is stable.
@@ -96,6 +101,10 @@ std::string Goal::describeTerm(const Program& p, std::size_t term) const {
             }
             out += p.thread(t).name + '=' + p.thread(t).stateNames[s.index()];
         }
+    }
+    for (const ViewAtom& v : terms_[term].views) {
+        out += std::string(out.empty() ? "" : ",") + p.thread(v.thread).name + '@' +
+               p.memory.label(v.addr) + std::string(spelling(v.op)) + std::to_string(v.value);
     }
     return out;
 }
@@ -191,6 +200,9 @@ Goal goalByStateNames(const Program& from, const Goal& goal, const Program& to) 
                 }
                 out.accept(t, mapped);
             }
+        }
+        for (const ViewAtom& v : goal.termViews(i)) {
+            out.requireView(v); // threads keep their order and addresses
         }
     }
     return out;

@@ -17,6 +17,10 @@ std::string_view keyword(InstrKind kind) {
     return instructionTable[static_cast<std::size_t>(kind)].second;
 }
 
+std::string_view instructionKeyword(const Instruction& in) {
+    return in.kind == InstrKind::Write && in.joined ? kJoinWriteKeyword : keyword(in.kind);
+}
+
 std::optional<InstrKind> instructionFromKeyword(std::string_view token) {
     for (const auto& [kind, kw] : instructionTable) {
         if (kw == token) {

@@ -78,7 +78,7 @@ std::string printMemory(const Program& p) {
 std::string printInstruction(const Program& p, const Transition& tr) {
     const Thread& t = p.thread(tr.thread);
     const Instruction& in = tr.instr;
-    std::string out(keyword(in.kind));
+    std::string out(instructionKeyword(in));
     switch (in.kind) {
     case InstrKind::Read:
         out += ' ' + t.regNames[in.reg.index()] + ' ' + printExpr(p, t, in.addr);

@@ -235,6 +235,14 @@ class LazyLoop {
                         [](const Transition& tr) { return isAtomicBlockEdge(tr.instr.kind); })) {
             return answerByExplicit("explicit engine (atomic blocks): ");
         }
+        // Likewise joined stores, one buffer entry for several stores, and
+        // goals on views of memory.
+        if (firstJoinedWrite(program_) != nullptr) {
+            return answerByExplicit("explicit engine (joined stores): ");
+        }
+        if (goal_.hasViews()) {
+            return answerByExplicit("explicit engine (a goal on views of memory): ");
+        }
         if (std::optional<reach::Result> settled = answerByAnalysis()) {
             return *settled;
         }

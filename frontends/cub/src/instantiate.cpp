@@ -18,6 +18,7 @@
 #include "transitions.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace tsoreach::cub {
@@ -47,6 +48,7 @@ struct GoalTerm {
     std::map<Value, std::string> states; // by process: its accepting state
     SourcePos pos;                       // of the unsafe cube
     std::vector<Value> cubeProcesses;    // what forall_other leaves out
+    std::vector<ViewAtom> views;         // thread index = process - 1
 };
 
 // The processes a binding names: what `forall_other` leaves out.
@@ -150,6 +152,8 @@ class Instantiator {
     void applySetup(Scope& scope, const CellRef& c, Value v) const;
     bool admissible(const Scope& scope) const;
     std::vector<GoalTerm> planGoal(const Scope& scope) const;
+    ViewAtom viewAtom(const Scope& scope, const Formula& f, const Binding& bind,
+                      const std::vector<Value>& params) const;
     Instance build(Scope& scope, std::vector<GoalTerm> goal, const std::string& setup);
     void buildThread(ProgramBuilder& b, const Scope& scope, Value k, std::vector<GoalTerm>& goal);
     void initPath(ProgramBuilder& b, const Scope& scope, Value k, bool fromInit);
@@ -261,6 +265,39 @@ bool Instantiator::admissible(const Scope& scope) const {
     return true;
 }
 
+// `p @ X cmp e` (either side) as a condition on thread p's view of X in the
+// goal state; e must be known statically (constants, processes, consts).
+ViewAtom Instantiator::viewAtom(const Scope& scope, const Formula& f, const Binding& bind,
+                                const std::vector<Value>& params) const {
+    const bool left = f.lhs.kind == Term::Kind::View;
+    const Term& view = left ? f.lhs : f.rhs;
+    const Term& other = left ? f.rhs : f.lhs;
+    ExprMaker mk(scope, nullptr, 0, ExprMaker::Mode::Static);
+    mk.setParams(params);
+    const std::optional<Value> value =
+        other.kind == Term::Kind::View ? std::nullopt : constantValue(mk.term(other, bind).nodes());
+    const std::optional<CellRef> cell = scope.cellOf(view, bind);
+    if (!value || view.offset != 0 || !cell || cell->var->kind != VarKind::Weak) {
+        fail(f.pos, "a view in 'unsafe' is compared with a constant: 'p @ X = c' for a weak "
+                    "cell X");
+    }
+    static constexpr std::array<std::pair<ExprOp, ExprOp>, 6> kFlipped{{{ExprOp::Eq, ExprOp::Eq},
+                                                                        {ExprOp::Ne, ExprOp::Ne},
+                                                                        {ExprOp::Lt, ExprOp::Gt},
+                                                                        {ExprOp::Le, ExprOp::Ge},
+                                                                        {ExprOp::Gt, ExprOp::Lt},
+                                                                        {ExprOp::Ge, ExprOp::Le}}};
+    ExprOp op = opOf(f.cmp);
+    if (!left) {
+        op = std::find_if(kFlipped.begin(), kFlipped.end(), [&](const auto& e) {
+                 return e.first == op;
+             })->second;
+    }
+    const Value viewer = scope.processOf(view.viewer, bind, view.pos);
+    return ViewAtom{ThreadId(static_cast<std::uint32_t>(viewer - 1)), scope.address(*cell).first,
+                    op, *value};
+}
+
 std::vector<GoalTerm> Instantiator::planGoal(const Scope& scope) const {
     std::vector<GoalTerm> terms;
     for (const Cube& c : sys_.unsafes) {
@@ -279,7 +316,8 @@ std::vector<GoalTerm> Instantiator::planGoal(const Scope& scope) const {
                     continue;
                 }
                 if (f->lhs.kind == Term::Kind::View || f->rhs.kind == Term::Kind::View) {
-                    fail(f->pos, "views ('p @ X') in 'unsafe' are not supported yet");
+                    t.views.push_back(viewAtom(scope, *f, bind, boundProcesses(b)));
+                    continue;
                 }
                 std::set<Value> owners;
                 for (const Term* side : {&f->lhs, &f->rhs}) {
@@ -301,7 +339,7 @@ std::vector<GoalTerm> Instantiator::planGoal(const Scope& scope) const {
                 }
                 t.roles[*owners.begin()].emplace_back(f, bind);
             }
-            if (holds) { // a term without roles holds in every state
+            if (holds) { // a term without roles or views holds in every state
                 terms.push_back(std::move(t));
             }
         }
@@ -408,15 +446,20 @@ Instance Instantiator::build(Scope& scope, std::vector<GoalTerm> goal, const std
     }
     Program p = b.build();
     Goal g(p);
-    std::vector<std::map<Value, std::string>> seen; // terms already in g
+    // Terms already in g: their states and views.
+    std::vector<std::pair<std::map<Value, std::string>, std::vector<ViewAtom>>> seen;
     for (std::size_t i = 0; i < goal.size(); ++i) {
-        if (std::find(seen.begin(), seen.end(), goal[i].states) != seen.end()) {
+        const auto key = std::make_pair(goal[i].states, goal[i].views);
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
             continue;
         }
         if (!seen.empty()) {
             g.addTerm();
         }
-        seen.push_back(goal[i].states);
+        seen.push_back(key);
+        for (const ViewAtom& v : goal[i].views) {
+            g.requireView(v);
+        }
         for (const auto& [k, name] : goal[i].states) {
             const ThreadId t(static_cast<std::uint32_t>(k - 1));
             const auto& names = p.thread(t).stateNames;

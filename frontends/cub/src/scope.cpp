@@ -196,7 +196,6 @@ std::string Scope::readRegister(const CellRef& c) {
 
 // ---------------------------------------------------------------------------
 
-namespace {
 ExprOp opOf(Cmp c) {
     switch (c) {
     case Cmp::Eq:
@@ -214,7 +213,6 @@ ExprOp opOf(Cmp c) {
     }
     return ExprOp::Eq;
 }
-} // namespace
 
 Expr ExprMaker::term(const Term& t, const Binding& b) {
     if (auto v = scope_.constantOf(t, b)) {

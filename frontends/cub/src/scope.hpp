@@ -16,6 +16,9 @@
 
 namespace tsoreach::cub {
 
+// The comparison operator of the program model.
+ExprOp opOf(Cmp c);
+
 using Binding = std::map<std::string, Value>; // process variable -> process number
 
 // A cell with its indices chosen: `A[2,3]`.

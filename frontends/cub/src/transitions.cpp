@@ -228,11 +228,11 @@ void InstanceMaker::writes(std::vector<Step>& steps, bool locked, bool group) {
         const auto [addr, var] = scope_.address(u.cell);
         const Expr where = Expr::cell(var, addr);
         if (u.otherwise) {
-            Instr w = Instr::write(valueOf(u, Expr::constant(0)), where);
-            if (group && i + 1 < weakUpdates_.size()) {
-                scope_.fail(u.pos, "several weak writes and no weak read in one transition (one "
-                                   "buffer entry in Cubicle-W): not supported yet");
-            }
+            // Several writes without a read are one buffer entry (rule 2):
+            // each is joined to the next, the last closes the group.
+            const bool joined = group && i + 1 < weakUpdates_.size();
+            Expr value = valueOf(u, Expr::constant(0));
+            Instr w = joined ? Instr::joinWrite(value, where) : Instr::write(value, where);
             steps.push_back(Step{Alternative{w}});
             continue;
         }

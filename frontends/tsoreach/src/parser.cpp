@@ -532,12 +532,13 @@ class Parser {
                                 (cur().eof() ? "end of file" : "keyword " + quote(cur().text)));
         }
         Token kw = take();
-        std::optional<InstrKind> kind = instructionFromKeyword(kw.text);
+        const bool joined = kw.text == kJoinWriteKeyword;
+        std::optional<InstrKind> kind =
+            joined ? std::optional(InstrKind::Write) : instructionFromKeyword(kw.text);
         if (!kind) {
-            fail(kw.pos,
-                 "unknown instruction " + quote(kw.text) +
-                     " (expected read, write, local, check, mfence, noop, lock, unlock, atomic, "
-                     "endatomic, lockfor or unlockfor)");
+            fail(kw.pos, "unknown instruction " + quote(kw.text) +
+                             " (expected read, write, joinwrite, local, check, mfence, noop, lock, "
+                             "unlock, atomic, endatomic, lockfor or unlockfor)");
         }
         Instruction in;
         in.kind = *kind;
@@ -547,8 +548,9 @@ class Parser {
             in.addr = parseAddress("read");
             break;
         case InstrKind::Write:
-            in.value = parseExpr("write", ExprContext::Value);
-            in.addr = parseAddress("write");
+            in.value = parseExpr(joined ? "joinwrite" : "write", ExprContext::Value);
+            in.addr = parseAddress(joined ? "joinwrite" : "write");
+            in.joined = joined;
             break;
         case InstrKind::Local:
             in.reg = takeRegister("local");

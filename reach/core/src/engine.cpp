@@ -8,6 +8,12 @@ namespace tsoreach::reach {
 
 Result runChecked(Engine& engine, const Program& program, const Goal& goal,
                   const Options& options) {
+    if (goal.hasViews() && !engine.takesGoalViews()) {
+        Result r;
+        r.reason = "the " + std::string(engine.name()) +
+                   " engine does not evaluate goals on views of memory; the explicit engine does";
+        return r;
+    }
     Result r = engine.run(program, goal, options);
     if (r.verdict == Verdict::Reachable) {
         if (!r.trace) {

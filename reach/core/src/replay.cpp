@@ -18,13 +18,21 @@ namespace {
 // registers per thread, and the buffers exactly as language.md describes
 // them: one FIFO of (address, value) per thread under TSO, one FIFO of
 // values per thread and address under PSO. Speed does not matter here;
-// obviousness does.
+// obviousness does. A TSO entry made by a joinwrite is joined to the next
+// entry: the two (and the entries joined to those) reach memory together,
+// which a trace shows as consecutive flushes of the thread.
+struct Buffered {
+    Value addr = 0;
+    Value value = 0;
+    bool joined = false;
+};
+
 struct Machine {
     std::vector<StateId> pc;
     std::vector<std::vector<Value>> regs;
     std::map<Value, Value> memory;
     std::optional<ThreadId> lockHolder;
-    std::vector<std::deque<std::pair<Value, Value>>> tsoBuffer;
+    std::vector<std::deque<Buffered>> tsoBuffer;
     std::vector<std::map<Value, std::deque<Value>>> psoBuffer;
 };
 
@@ -78,6 +86,9 @@ class Replayer {
                 return fail(i + 1, *err);
             }
         }
+        if (joinedFlush_) {
+            return fail(trace.goalStep, "the goal step splits the flush of a joined group");
+        }
         if (ReplayOutcome goal = checkGoal(); !goal.ok) {
             return goal;
         }
@@ -90,6 +101,9 @@ class Replayer {
                 return fail(i + 1, *err);
             }
         }
+        if (joinedFlush_) {
+            return fail(trace.steps.size(), "the trace ends inside the flush of a joined group");
+        }
         return ReplayOutcome{true, 0, {}, {}, 0, {}};
     }
 
@@ -98,7 +112,11 @@ class Replayer {
         for (StateId s : m_.pc) {
             pcs.push_back(s.index());
         }
-        if (std::optional<std::size_t> term = g_.satisfiedTerm(pcs)) {
+        auto view = [&](ThreadId t, Value addr) { return load(t.index(), addr).first; };
+        if (g_.hasViews() && m_.lockHolder) {
+            return fail(0, "a goal on views of memory holds only while no thread holds the lock");
+        }
+        if (std::optional<std::size_t> term = g_.satisfiedTerm(pcs, view)) {
             goalTerm_ = *term;
             return ReplayOutcome{true, 0, {}, {}, 0, {}};
         }
@@ -116,6 +134,9 @@ class Replayer {
                     break;
                 }
             }
+        }
+        if (why.empty()) { // the states are accepted: a view is not
+            why = "the goal's conditions on views of memory do not hold at the goal step";
         }
         return fail(0, why);
     }
@@ -172,8 +193,8 @@ class Replayer {
         if (buffers_ == BufferKind::Fifo) {
             const auto& fifo = m_.tsoBuffer[t];
             for (auto it = fifo.rbegin(); it != fifo.rend(); ++it) {
-                if (it->first == addr) {
-                    return {it->second, true};
+                if (it->addr == addr) {
+                    return {it->value, true};
                 }
             }
         } else if (buffers_ == BufferKind::FifoPerAddress) {
@@ -185,13 +206,13 @@ class Replayer {
         return {readMemory(addr), false};
     }
 
-    void store(std::size_t t, Value addr, Value v) {
+    void store(std::size_t t, Value addr, Value v, bool joined) {
         switch (buffers_) {
         case BufferKind::None:
             m_.memory[addr] = v;
             break;
         case BufferKind::Fifo:
-            m_.tsoBuffer[t].emplace_back(addr, v);
+            m_.tsoBuffer[t].push_back({addr, v, joined});
             break;
         case BufferKind::FifoPerAddress:
             m_.psoBuffer[t][addr].push_back(v);
@@ -215,13 +236,20 @@ class Replayer {
             if (fifo.empty()) {
                 return who + " with an empty buffer";
             }
-            std::tie(addr, v) = fifo.front();
+            addr = fifo.front().addr;
+            v = fifo.front().value;
+            if (fifo.front().joined && fifo.size() == 1) {
+                return who + " of " + p_.memory.label(addr) +
+                       ": the store is joined to the thread's next store, which is not buffered "
+                       "yet";
+            }
             if (!matches(s.addr, std::optional<Value>(addr)) ||
                 !matches(s.value, std::optional<Value>(v))) {
                 return who + " of " + cell(s.addr) + " := " + show(s.value) +
                        " out of order: the oldest buffered store is " + p_.memory.label(addr) +
                        " := " + std::to_string(v);
             }
+            joinedFlush_ = fifo.front().joined ? std::optional(s.thread) : std::nullopt;
             fifo.pop_front();
         } else {
             if (!s.addr) {
@@ -254,6 +282,10 @@ class Replayer {
             return "thread '" + p_.thread(s.thread).name + "' moves while thread '" +
                    p_.thread(*m_.lockHolder).name + "' holds the lock";
         }
+        if (joinedFlush_ && (s.kind != StepKind::Flush || s.thread != *joinedFlush_)) {
+            return "a joined group of thread '" + p_.thread(*joinedFlush_).name +
+                   "' is flushed in part: its next store must flush in the next step";
+        }
         if (s.kind == StepKind::Flush) {
             return flush(s);
         }
@@ -283,9 +315,12 @@ class Replayer {
             regs[tr.instr.reg.index()] = *value;
             break;
         case InstrKind::Write:
+            if (tr.instr.joined && buffers_ == BufferKind::FifoPerAddress) {
+                return what + ": joined stores (joinwrite) are defined under SC and TSO only";
+            }
             value = eval(s.thread, tr.instr.value);
             addr = eval(s.thread, tr.instr.addr);
-            store(t, *addr, *value);
+            store(t, *addr, *value, tr.instr.joined);
             break;
         case InstrKind::Local:
             value = eval(s.thread, tr.instr.value);
@@ -383,6 +418,8 @@ class Replayer {
     Trace completed_;
     std::size_t goalTerm_ = 0;
     BufferKind buffers_ = BufferKind::None;
+    // The thread whose joined group is half flushed: its next flush must follow.
+    std::optional<ThreadId> joinedFlush_;
     std::vector<Value> stack_;
 };
 

@@ -45,6 +45,16 @@ Result search(const Program& program, const Goal& goal, const Options& options) 
     return parallelExplicitSearch<Semantics>(*first, make, threads, goal, options, Policy::model);
 }
 
+// Joined writes have no PSO semantics (docs/language.md).
+std::optional<std::string> joinedWritesUnsupported(const Program& p, MemoryModel m) {
+    const Transition* tr = firstJoinedWrite(p);
+    if (tr == nullptr || m != MemoryModel::PSO) {
+        return std::nullopt;
+    }
+    return p.sourceName + ":" + std::to_string(tr->pos.line) + ":" + std::to_string(tr->pos.col) +
+           ": joined stores (joinwrite) are defined under SC and TSO only";
+}
+
 // A goal no state satisfies: thread 0 constrained, no state accepted.
 Goal neverHolds(const Program& program) {
     Goal g(program);
@@ -112,6 +122,11 @@ Result searchUnder(MemoryModel m, const Program& program, const Goal& goal,
 } // namespace
 
 Result ExplicitEngine::run(const Program& program, const Goal& goal, const Options& options) {
+    if (std::optional<std::string> why = joinedWritesUnsupported(program, model_)) {
+        Result r;
+        r.reason = *why;
+        return r;
+    }
     // An mfence right after an unlock that drained the buffers is a no-op:
     // the search skips its control state, and the trace gets its step back.
     const instrument::UnlockDrains drains = model_ == MemoryModel::PSO
@@ -129,6 +144,12 @@ Result ExplicitEngine::run(const Program& program, const Goal& goal, const Optio
 
 ExploreResult explicitFinalStates(const Program& program, MemoryModel model,
                                   const ExploreOptions& options) {
+    if (std::optional<std::string> why = joinedWritesUnsupported(program, model)) {
+        ExploreResult r;
+        r.classes = ExecutionClasses::FinalStates;
+        r.reason = *why;
+        return r;
+    }
     if (options.limits.unroll == 0 && hasControlCycle(program)) {
         ExploreResult r;
         r.classes = ExecutionClasses::FinalStates;

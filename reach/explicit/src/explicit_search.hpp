@@ -324,7 +324,7 @@ template <class Semantics> class ExplicitSearch {
                                       if (!code.isFlush()) {
                                           return true;
                                       }
-                                      trace.steps.push_back(sem_.describe(current_, code));
+                                      sem_.describeStep(current_, code, trace.steps);
                                       drained.assign(succ.begin(), succ.end());
                                       flushed = true;
                                       return false;

@@ -1,5 +1,6 @@
 #include "operational_semantics.hpp"
 
+#include "tsoreach/lang/control_flow.hpp"
 #include "tsoreach/lang/validate.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -85,7 +86,8 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
         }
     }
     if constexpr (!Policy::buffered) {
-        if (o.partialOrder && goal != nullptr) {
+        // A goal on views sees writes, which the reduction takes as invisible.
+        if (o.partialOrder && goal != nullptr && !goal->hasViews()) {
             por_.emplace(p, *goal, o.stop);
             // Compressed chains count as one edge, so BFS would no longer
             // return the fewest steps.
@@ -94,7 +96,7 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
     }
 
     if constexpr (Policy::buffered) {
-        if (o.mergeStores) {
+        if (o.mergeStores && firstJoinedWrite(p) == nullptr) { // a group is not merged
             owners_.emplace(p);
         }
     }
@@ -109,6 +111,7 @@ OperationalSemantics<Policy>::OperationalSemantics(const Program& p, const Optio
                 const Transition& tr = p.transition(id);
                 Compiled c{};
                 c.kind = tr.instr.kind;
+                c.joined = tr.instr.joined && Policy::joinsStores;
                 c.to = static_cast<StateWord>(tr.to.index());
                 c.regWord = tr.instr.reg.valid()
                                 ? static_cast<std::uint32_t>(regBase_[t] + tr.instr.reg.index())

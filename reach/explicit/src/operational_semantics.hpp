@@ -7,7 +7,8 @@
 //   pc of every thread | lock holder (-1: free) | registers, thread by thread |
 //   memory cells whose address is a constant somewhere in the program or
 //     that do not start at 0 (Program::memory) |
-//   (TSO/PSO) buffer length of every thread, in entries |
+//   (TSO/PSO) buffer length of every thread, in entries (low 32 bits; under
+//     TSO, bit 32 + i says entry i is joined to entry i + 1: joinwrite) |
 //   (TSO/PSO) buffer entries (address, value), thread by thread, oldest first |
 //   (address, value) pairs of every other non-zero memory cell, by address.
 // Cells that hold 0 are left out of the pairs, so equal memories encode
@@ -97,7 +98,17 @@ template <class Policy> class OperationalSemantics {
     void initialState(std::vector<StateWord>& out) const;
 
     [[nodiscard]] bool isGoal(const Goal& g, std::span<const StateWord> s) const {
-        return g.satisfiedBy(s);
+        if (!g.hasViews()) {
+            return g.satisfiedBy(s);
+        }
+        if (s[lockWord_] != noLockHolder) {
+            return false; // views are not read inside a block (goal.hpp)
+        }
+        auto view = [&](ThreadId t, Value addr) {
+            const std::size_t k = t.index();
+            return load(s, k, bufBase(s, k), slotOf(addr), addr).first;
+        };
+        return g.satisfiedTerm(s, view).has_value();
     }
 
     // True once a store was blocked by the buffer bound: the search was then
@@ -144,6 +155,20 @@ template <class Policy> class OperationalSemantics {
     // the step itself, then under SC the steps that chain compression adds.
     void describeStep(std::span<const StateWord> s, StepCode code, std::vector<TraceStep>& out) {
         out.push_back(describe(s, code));
+        if constexpr (Policy::buffered) {
+            // A joined group's flush is one search step; the trace shows a
+            // flush per store, in order, as the replay checker expects.
+            if (code.isFlush()) {
+                const std::size_t t = code.thread();
+                const std::size_t at = bufBase(s, t) + 2 * code.entry();
+                for (std::size_t i = 1; i <= joinedAfter(s, t, code.entry()); ++i) {
+                    TraceStep more = out.back();
+                    more.addr = s[at + 2 * i];
+                    more.value = s[at + 2 * i + 1];
+                    out.push_back(more);
+                }
+            }
+        }
         if constexpr (!Policy::buffered) {
             if (!compress_) {
                 return;
@@ -248,8 +273,8 @@ template <class Policy> class OperationalSemantics {
         if constexpr (Policy::buffered) {
             auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
             for (std::size_t i = 0; i < buffered; ++i) {
-                if (!Policy::flushable(i, addrAt)) {
-                    continue;
+                if (!Policy::flushable(i, addrAt) || i + joinedAfter(s, t, i) >= buffered) {
+                    continue; // a joined group flushes once complete
                 }
                 next.assign(s.begin(), s.end());
                 flush(next, t, i);
@@ -296,12 +321,12 @@ template <class Policy> class OperationalSemantics {
                         startNext(); // merged_stores.hpp
                         break;
                     }
-                    if (buffered >= bound_[t]) {
+                    if (buffered >= bound_[t] || (c.joined && buffered >= kMaxJoined)) {
                         boundHit_ = true;
                         continue;
                     }
                     startNext();
-                    enqueue(next, t, addr, v);
+                    enqueue(next, t, addr, v, c.joined);
                     delta_.known = false; // the layout changed
                 } else {
                     startNext();
@@ -412,6 +437,7 @@ template <class Policy> class OperationalSemantics {
 
     struct Compiled {
         InstrKind kind;
+        bool joined; // a joinwrite under TSO (under SC a write)
         Merge merge;
         StateWord to;
         std::uint32_t regWord; // state word of the target register
@@ -470,7 +496,7 @@ template <class Policy> class OperationalSemantics {
             return base;
         }
         for (std::size_t u = 0; u < t; ++u) {
-            base += 2 * static_cast<std::size_t>(s[bufLenWord_ + u]);
+            base += 2 * lengthOf(s[bufLenWord_ + u]);
         }
         return base;
     }
@@ -498,10 +524,29 @@ template <class Policy> class OperationalSemantics {
 
     [[nodiscard]] std::size_t bufferLength(std::span<const StateWord> s, std::size_t t) const {
         if constexpr (Policy::buffered) {
-            return static_cast<std::size_t>(s[bufLenWord_ + t]);
+            return lengthOf(s[bufLenWord_ + t]);
         } else {
             return 0;
         }
+    }
+
+    // A buffer-length word: the length, and above it the joined bits.
+    static constexpr std::size_t kMaxJoined = 31; // a joined store's entry index, at most
+    [[nodiscard]] static std::size_t lengthOf(StateWord w) {
+        return static_cast<std::size_t>(static_cast<std::uint64_t>(w) & 0xffffffffULL);
+    }
+    [[nodiscard]] static std::uint64_t joinedBits(StateWord w) {
+        return static_cast<std::uint64_t>(w) >> 32;
+    }
+    // How many entries after entry i of thread t's buffer flush with it.
+    [[nodiscard]] std::size_t joinedAfter(std::span<const StateWord> s, std::size_t t,
+                                          std::size_t i) const {
+        std::uint64_t bits = joinedBits(s[bufLenWord_ + t]) >> i;
+        std::size_t n = 0;
+        for (; (bits & 1U) != 0; bits >>= 1) {
+            ++n;
+        }
+        return n;
     }
 
     // The value thread t reads at addr, and whether its buffer (starting at
@@ -509,7 +554,7 @@ template <class Policy> class OperationalSemantics {
     [[nodiscard]] std::pair<Value, bool> load(std::span<const StateWord> s, std::size_t t,
                                               std::size_t base, int slot, Value addr) const {
         if constexpr (Policy::buffered) {
-            for (std::size_t i = static_cast<std::size_t>(s[bufLenWord_ + t]); i-- > 0;) {
+            for (std::size_t i = lengthOf(s[bufLenWord_ + t]); i-- > 0;) {
                 if (s[base + 2 * i] == addr) {
                     return {s[base + 2 * i + 1], true};
                 }
@@ -552,10 +597,14 @@ template <class Policy> class OperationalSemantics {
     // Buffered models only. `if constexpr` rather than a requires-clause:
     // clang 14 instantiates constrained members in the explicit
     // instantiations below even when the constraint fails.
-    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr, Value v) const {
+    void enqueue(std::vector<StateWord>& s, std::size_t t, Value addr, Value v, bool joined) const {
         if constexpr (Policy::buffered) {
             const std::size_t base = bufBase(s, t);
-            const auto len = static_cast<std::size_t>(s[bufLenWord_ + t]);
+            const std::size_t len = lengthOf(s[bufLenWord_ + t]);
+            if (joined) { // TSO only: the entry goes at the end
+                s[bufLenWord_ + t] = static_cast<StateWord>(
+                    static_cast<std::uint64_t>(s[bufLenWord_ + t]) | (1ULL << (32 + len)));
+            }
             auto addrAt = [&](std::size_t i) { return s[base + 2 * i]; };
             const std::size_t at = base + 2 * Policy::insertAt(len, addr, addrAt);
             StateWord pair[2] = {addr, v};
@@ -564,15 +613,24 @@ template <class Policy> class OperationalSemantics {
         }
     }
 
+    // Flushes entry `entry` of thread t's buffer, and the entries joined
+    // to it (TSO: entry 0 and its group, whose bits shift out).
     void flush(std::vector<StateWord>& s, std::size_t t, std::size_t entry) const {
         if constexpr (Policy::buffered) {
+            const std::size_t group = 1 + joinedAfter(s, t, entry);
             const std::size_t at = bufBase(s, t) + 2 * entry;
-            const Value addr = s[at];
-            const Value v = s[at + 1];
-            s.erase(s.begin() + static_cast<std::ptrdiff_t>(at),
-                    s.begin() + static_cast<std::ptrdiff_t>(at) + 2);
-            --s[bufLenWord_ + t];
-            storeMemory(s, slotOf(addr), addr, v);
+            for (std::size_t k = 0; k < group; ++k) {
+                const Value addr = s[at];
+                const Value v = s[at + 1];
+                s.erase(s.begin() + static_cast<std::ptrdiff_t>(at),
+                        s.begin() + static_cast<std::ptrdiff_t>(at) + 2);
+                // The length first: storeMemory finds the pairs behind the
+                // buffers. Joined bits exist under TSO only, from entry 0.
+                const auto w = static_cast<std::uint64_t>(s[bufLenWord_ + t]);
+                s[bufLenWord_ + t] =
+                    static_cast<StateWord>((((w >> 32) >> 1) << 32) | ((w & 0xffffffffULL) - 1));
+                storeMemory(s, slotOf(addr), addr, v);
+            }
         }
     }
 

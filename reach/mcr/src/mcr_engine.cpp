@@ -580,6 +580,9 @@ Config Explorer::replay(const Config& from, const Problem& p, const std::vector<
 namespace tsoreach::reach {
 
 std::optional<std::string> mcrUnsupported(const Program& p, std::size_t unroll) {
+    if (firstJoinedWrite(p) != nullptr) {
+        return "the mcr engine does not support joined stores (joinwrite) yet";
+    }
     if (unroll == 0 && hasControlCycle(p)) {
         return "the mcr engine explores acyclic programs, and this program has a control-flow "
                "cycle: bound the loops with --unroll K";

@@ -64,9 +64,11 @@ struct Instr {
     RegId reg;
     Expr value;
     Expr addr;
+    bool joined = false; // a joined write (instruction.hpp)
 
     static Instr read(RegId reg, Expr addr);
     static Instr write(Expr value, Expr addr);
+    static Instr joinWrite(Expr value, Expr addr);
     static Instr local(RegId reg, Expr value);
     static Instr check(Expr cond);
     // lockfor ADDR / unlockfor ADDR (kind LockFor or UnlockFor)

@@ -16,6 +16,10 @@ std::vector<std::vector<bool>> statesOnCycles(const Program& p);
 // True when some thread's control-flow graph has a cycle.
 bool hasControlCycle(const Program& p);
 
+// The first joined write (joinwrite) of p, if any: engines without its
+// semantics refuse such programs.
+const Transition* firstJoinedWrite(const Program& p);
+
 // By thread, by control state: true when the state can be reached from the
 // target of a `lock` without crossing an `unlock` (the thread may hold the
 // lock there).

@@ -3,7 +3,14 @@
 // constrains, a set of control states, and holds when each of those threads
 // is in one of its accepted states. Most goals have one term; Memorax's
 // `forbidden A B; C D` and repeated `--goal` options give several.
+// A term may also ask for views (ViewAtom): conditions on what a thread
+// would read from one cell in the goal state. A goal with views holds only
+// in states where no thread holds the lock: a locked or atomic block is one
+// instant for the others, and its inner states are not observed. Only engines that evaluate
+// them on a whole state take such goals (Goal::hasViews; the explicit
+// engine and the replay checker); runChecked refuses them for the others.
 
+#include "tsoreach/lang/expr.hpp"
 #include "tsoreach/lang/program.hpp"
 
 #include <optional>
@@ -12,6 +19,16 @@
 #include <vector>
 
 namespace tsoreach {
+
+// Thread `thread`'s view of cell `addr` (its newest buffered store to
+// addr, else memory) compared with `value` by `op` (a comparison).
+struct ViewAtom {
+    ThreadId thread;
+    Value addr = 0;
+    ExprOp op = ExprOp::Eq;
+    Value value = 0;
+    friend bool operator==(const ViewAtom&, const ViewAtom&) = default;
+};
 
 class Goal {
   public:
@@ -26,6 +43,12 @@ class Goal {
     void constrain(ThreadId t);
     // Starts a new, empty term; accept() then fills it.
     void addTerm();
+    // Adds a view condition to the last term.
+    void requireView(const ViewAtom& v);
+    [[nodiscard]] bool hasViews() const { return hasViews_; }
+    [[nodiscard]] std::span<const ViewAtom> termViews(std::size_t term) const {
+        return terms_[term].views;
+    }
 
     [[nodiscard]] std::size_t termCount() const { return terms_.size(); }
     [[nodiscard]] bool termConstrains(std::size_t term, ThreadId t) const {
@@ -59,7 +82,20 @@ class Goal {
     template <class PcRange> [[nodiscard]] bool satisfiedBy(const PcRange& pcs) const {
         return satisfiedTerm(pcs).has_value();
     }
-    // The first term that `pcs` satisfies.
+    // The first term that `pcs` and the views satisfy: view(thread, addr)
+    // gives the thread's view of the cell in the state.
+    template <class PcRange, class ViewOf>
+    [[nodiscard]] std::optional<std::size_t> satisfiedTerm(const PcRange& pcs,
+                                                           ViewOf&& view) const {
+        for (std::size_t i = 0; i < terms_.size(); ++i) {
+            if (terms_[i].satisfiedBy(pcs) && viewsHold(terms_[i].views, view)) {
+                return i;
+            }
+        }
+        return std::nullopt;
+    }
+    // The first term that `pcs` satisfies, views aside (for engines that
+    // refuse goals with views).
     template <class PcRange>
     [[nodiscard]] std::optional<std::size_t> satisfiedTerm(const PcRange& pcs) const {
         for (std::size_t i = 0; i < terms_.size(); ++i) {
@@ -79,6 +115,7 @@ class Goal {
         std::vector<std::uint8_t> constrained;            // by thread
         std::vector<std::vector<std::uint8_t>> accepting; // by thread, then state
         std::vector<ThreadId> threads;                    // constrained, in thread order
+        std::vector<ViewAtom> views;
 
         template <class PcRange> [[nodiscard]] bool satisfiedBy(const PcRange& pcs) const {
             for (ThreadId t : threads) {
@@ -90,6 +127,16 @@ class Goal {
         }
     };
     Term emptyTerm() const;
+    template <class ViewOf>
+    static bool viewsHold(const std::vector<ViewAtom>& views, ViewOf& view) {
+        for (const ViewAtom& v : views) {
+            if (applyOperator(v.op, view(v.thread, v.addr), v.value) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+    bool hasViews_ = false;
 
     std::vector<Term> terms_;
     std::vector<std::uint8_t> anyConstrained_;

@@ -39,11 +39,16 @@ std::optional<InstrKind> instructionFromKeyword(std::string_view token);
 //   Read:  reg := mem[addr]          Write: mem[addr] := value
 //   Local: reg := value              Check: blocks unless value != 0
 //   LockFor, UnlockFor: addr (the address whose stores must have drained)
+// A joined write (`joinwrite VALUE ADDR`, docs/language.md) is a Write whose
+// store is joined to the thread's next store: under TSO the two are one
+// buffer entry that reaches memory at once. Every static analysis sees a
+// write; only the buffer semantics differ.
 struct Instruction {
     InstrKind kind = InstrKind::Noop;
-    RegId reg;     // Read, Local
-    ExprRef value; // Write (stored value), Local (assigned value), Check (condition)
-    ExprRef addr;  // Read, Write
+    RegId reg;           // Read, Local
+    ExprRef value;       // Write (stored value), Local (assigned value), Check (condition)
+    ExprRef addr;        // Read, Write
+    bool joined = false; // Write: joined to the thread's next store
     friend bool operator==(const Instruction&, const Instruction&) = default;
 };
 
@@ -63,6 +68,11 @@ struct Instruction {
 [[nodiscard]] inline bool isAtomicBlockEdge(InstrKind k) {
     return k == InstrKind::Atomic || k == InstrKind::EndAtomic;
 }
+
+// The keyword the instruction is written with ("joinwrite" for a joined
+// write, else keyword(kind)).
+[[nodiscard]] std::string_view instructionKeyword(const Instruction& in);
+inline constexpr std::string_view kJoinWriteKeyword = "joinwrite";
 
 [[nodiscard]] inline bool accessesMemory(InstrKind k) {
     return k == InstrKind::Read || k == InstrKind::Write;

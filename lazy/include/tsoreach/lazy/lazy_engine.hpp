@@ -34,6 +34,8 @@ class LazyEngine : public reach::Engine {
     [[nodiscard]] reach::MemoryModel model() const override { return reach::MemoryModel::TSO; }
     reach::Result run(const Program& program, const Goal& goal,
                       const reach::Options& options) override;
+    // Hands goals with views to the explicit engine.
+    [[nodiscard]] bool takesGoalViews() const override { return true; }
 
   private:
     instrument::ExtensionVariant variant_;

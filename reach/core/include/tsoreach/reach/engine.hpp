@@ -27,6 +27,8 @@ class Engine {
     // Decides whether `goal` is reachable in `program`. Never throws for a
     // limit: limits give Verdict::Unknown with a reason.
     virtual Result run(const Program& program, const Goal& goal, const Options& options) = 0;
+    // Whether run() evaluates the views of a goal (Goal::hasViews).
+    [[nodiscard]] virtual bool takesGoalViews() const { return false; }
 };
 
 // The engine asked for cannot do the task (engines/catalog.hpp).

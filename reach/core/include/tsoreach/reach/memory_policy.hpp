@@ -11,6 +11,9 @@
 //   - mfence, lock and unlock need the thread's buffer empty;
 //   - lockfor/unlockfor ADDR need the entries a store to ADDR would queue
 //     behind drained (drainedFor): all of them under TSO, ADDR's under PSO.
+// joinsStores: whether a joined write (joinwrite) makes one entry with the
+// thread's next store. Under SC a joined write is a write; PSO has no
+// semantics for it (engines refuse such programs under PSO).
 
 #include "tsoreach/lang/value.hpp"
 #include "tsoreach/reach/model.hpp"
@@ -22,11 +25,13 @@ namespace tsoreach::reach {
 struct ScPolicy {
     static constexpr MemoryModel model = MemoryModel::SC;
     static constexpr bool buffered = false;
+    static constexpr bool joinsStores = false;
 };
 
 struct TsoPolicy {
     static constexpr MemoryModel model = MemoryModel::TSO;
     static constexpr bool buffered = true;
+    static constexpr bool joinsStores = true;
     // Entry index at which a new store to `addr` enters a buffer whose entry
     // addresses are addrAt(0..len-1): the end of the one FIFO.
     template <class AddrAt> static std::size_t insertAt(std::size_t len, Value, AddrAt&&) {
@@ -44,6 +49,7 @@ struct TsoPolicy {
 struct PsoPolicy {
     static constexpr MemoryModel model = MemoryModel::PSO;
     static constexpr bool buffered = true;
+    static constexpr bool joinsStores = false;
     // After every entry of an address <= addr: the end of addr's FIFO.
     template <class AddrAt>
     static std::size_t insertAt(std::size_t len, Value addr, AddrAt&& addrAt) {

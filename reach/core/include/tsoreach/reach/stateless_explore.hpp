@@ -29,6 +29,9 @@ inline std::optional<std::string> statelessUnsupported(const Program& p, std::si
                    " engine does not support atomic blocks (atomic/endatomic) yet";
         }
     }
+    if (firstJoinedWrite(p) != nullptr) {
+        return "the " + engine + " engine does not support joined stores (joinwrite) yet";
+    }
     if (unroll == 0 && hasControlCycle(p)) {
         return "the " + engine +
                " engine explores acyclic programs, and this program has a control-flow "

@@ -12,6 +12,7 @@ class ExplicitEngine final : public Engine {
     [[nodiscard]] std::string_view name() const override { return "explicit"; }
     [[nodiscard]] MemoryModel model() const override { return model_; }
     Result run(const Program& program, const Goal& goal, const Options& options) override;
+    [[nodiscard]] bool takesGoalViews() const override { return true; }
 
   private:
     MemoryModel model_;
