@@ -92,7 +92,7 @@ std::vector<Node> unsafeNodes(const Model& m) {
                 }
             }
             const std::uint32_t v = addVar(n, m.weaks[w].type);
-            n.events[it->second].reads.push_back(Access{w, index, v});
+            n.events[it->second].reads.push_back(makeAccess(w, index, v));
             return v;
         };
         for (const Conj& conj : dnf(m, c.formula, false, s, cells)) {
@@ -319,7 +319,10 @@ class Cover {
                 (r.source == kUnsatisfied) != (s->source == kUnsatisfied)) {
                 return false;
             }
-            if (r.source != kUnsatisfied && static_cast<std::size_t>(r.source) < i &&
+            if (r.source >= 0 && s->source < 0) {
+                return false;
+            }
+            if (r.source >= 0 && static_cast<std::size_t>(r.source) < i &&
                 tau_[static_cast<std::size_t>(r.source)] != static_cast<std::size_t>(s->source)) {
                 return false;
             }
@@ -342,9 +345,15 @@ class Cover {
         for (std::size_t i = 0; i < psi_.events.size(); ++i) {
             for (const Access& r : psi_.events[i].reads) {
                 const Access* s = find(phi_.events[tau_[i]].reads, r);
-                if (r.source != kUnsatisfied &&
+                if (r.source >= 0 &&
                     tau_[static_cast<std::size_t>(r.source)] != static_cast<std::size_t>(s->source)) {
                     return false;
+                }
+                for (std::uint32_t b : r.after) {
+                    const auto mapped = static_cast<std::uint32_t>(tau_[b]);
+                    if (std::find(s->after.begin(), s->after.end(), mapped) == s->after.end()) {
+                        return false;
+                    }
                 }
             }
         }

@@ -13,6 +13,8 @@
 namespace tsoreach::backward {
 
 inline constexpr std::int32_t kUnsatisfied = -1;
+// A read that took a write no longer kept in the node (docs/backward.md, "Forgetting").
+inline constexpr std::int32_t kResolved = -2;
 
 // One weak cell a read or write event accesses: `weak` is the cell's index
 // in the model, `index` the process indexing an array (-1 for a variable).
@@ -25,10 +27,21 @@ struct Access {
     std::int32_t source = kUnsatisfied;
     bool notInit = false;     // reads: the source is a write, not the initial value
     bool ownExcluded = false; // reads: no write of the reader before the node can be it
+    // Reads: writes that reached memory before the read, so a source it takes
+    // from memory reached it after them (docs/backward.md, "Later sources").
+    std::vector<std::uint32_t> after;
     [[nodiscard]] bool sameCell(const Access& o) const {
         return weak == o.weak && index == o.index;
     }
 };
+
+[[nodiscard]] inline Access makeAccess(std::uint32_t weak, std::int32_t index, std::uint32_t var) {
+    Access a;
+    a.weak = weak;
+    a.index = index;
+    a.var = var;
+    return a;
+}
 
 // The events of one transition. An `instant` event has the transition's own
 // instant (it reads, fences, or is a locked read-modify-write, whose writes

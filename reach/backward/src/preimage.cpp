@@ -1,5 +1,6 @@
 #include "preimage.hpp"
 
+#include "forget.hpp"
 #include "order.hpp"
 
 #include <algorithm>
@@ -93,7 +94,7 @@ class Step {
                 return a.var;
             }
         }
-        reads_.push_back(Access{w, index, newVar(base_, m_.weaks[w].type)});
+        reads_.push_back(makeAccess(w, index, newVar(base_, m_.weaks[w].type)));
         return reads_.back().var;
     }
 
@@ -165,13 +166,29 @@ std::vector<Node> satisfy(const Node& n, std::size_t e, std::size_t ri, std::siz
     take.events[e].reads[ri].source = static_cast<std::int32_t>(w);
     take.lits.push_back(Lit{Term{Term::Kind::Var, r.var, 0}, cub::Cmp::Eq,
                             Term{Term::Kind::Var, written.var, 0}});
-    if (same || addBefore(take, w, e)) {
-        out.push_back(std::move(take));
+    if (same && r.after.empty()) {
+        out.push_back(take); // from the buffer or from memory: no order known
+    } else {
+        if (same) { // from its own buffer: the write is still there at the read
+            Node forward = take;
+            if (addBefore(forward, e, w)) {
+                out.push_back(std::move(forward));
+            }
+        }
+        // From memory: after the read's lower bounds, before the read.
+        bool ok = addBefore(take, w, e);
+        for (std::uint32_t b : r.after) {
+            ok = ok && addBefore(take, b, w);
+        }
+        if (ok) {
+            out.push_back(std::move(take));
+        }
     }
     Node after = n; // the write is before the read, the read takes a later one
     Access& a = after.events[e].reads[ri];
     a.notInit = true;
     a.ownExcluded = a.ownExcluded || same;
+    a.after.push_back(static_cast<std::uint32_t>(w));
     // A later source is another process's write: none for a cell only its
     // owner writes.
     if (!ownerWritten && addBefore(after, w, e)) {
@@ -247,7 +264,7 @@ void Step::buildOne(const Conj& guard, const std::vector<const ActionAlt*>& pick
             const auto w = static_cast<std::uint32_t>(m_.weakIndex(a.cell));
             const std::int32_t index =
                 a.indices.empty() ? -1 : static_cast<std::int32_t>(scope_.procs.at(a.indices[0]));
-            writes.push_back(Access{w, index, newVar(n, m_.weaks[w].type)});
+            writes.push_back(makeAccess(w, index, newVar(n, m_.weaks[w].type)));
             n.lits.push_back(
                 Lit{Term{Term::Kind::Var, writes.back().var, 0}, cub::Cmp::Eq, *alt.value});
         }
@@ -281,6 +298,7 @@ void Step::buildOne(const Conj& guard, const std::vector<const ActionAlt*>& pick
     }
     for (Node& c : cur) {
         if (satisfiable(c.types, c.lits, c.procs)) {
+            forget(c);
             out.push_back(std::move(c));
         }
     }
