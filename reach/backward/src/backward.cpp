@@ -3,7 +3,9 @@
 #include "cube.hpp"
 #include "preimage.hpp"
 
+#include <cstdlib>
 #include <deque>
+#include <iostream>
 #include <optional>
 
 namespace tsoreach::backward {
@@ -41,6 +43,57 @@ std::vector<std::vector<std::uint32_t>> instances(std::size_t params, std::uint3
     }
 }
 
+std::string show(const Term& t) {
+    switch (t.kind) {
+    case Term::Kind::Const:
+        return std::to_string(t.n);
+    case Term::Kind::Proc:
+        return "#" + std::to_string(t.n + 1);
+    case Term::Kind::Var:
+        return "v" + std::to_string(t.n) + (t.off != 0 ? "+" + std::to_string(t.off) : "");
+    }
+    return "?";
+}
+
+// A node as text, for TSOREACH_BACKWARD_DEBUG (developers only).
+void dump(const Model& m, const Node& n, std::size_t index) {
+    std::cerr << "node " << index << " parent " << n.parent << " by "
+              << m.sys.transitions[n.transition].name << " procs " << n.procs << "\n  ";
+    for (std::uint32_t p = 0; p < n.procs; ++p) {
+        for (std::size_t l = 0; l < m.locals.size(); ++l) {
+            std::cerr << m.locals[l].name << "[#" << p + 1 << "]=v"
+                      << n.locals[p * m.locals.size() + l] << " ";
+        }
+    }
+    std::cerr << "\n  ";
+    for (const Lit& l : n.lits) {
+        std::cerr << show(l.a) << " " << static_cast<int>(l.op) << " " << show(l.b) << ", ";
+    }
+    for (std::size_t e = 0; e < n.events.size(); ++e) {
+        const Event& ev = n.events[e];
+        std::cerr << "\n  e" << e << " #" << ev.proc + 1 << (ev.instant ? " I" : " W")
+                  << (ev.fenced ? "F" : "") << " R:";
+        for (const Access& a : ev.reads) {
+            std::cerr << " " << m.weaks[a.weak].name << a.index << "=v" << a.var << "/src"
+                      << a.source << (a.notInit ? "!i" : "") << (a.ownExcluded ? "!o" : "");
+            for (std::uint32_t b : a.after) {
+                std::cerr << ">e" << b;
+            }
+        }
+        std::cerr << " W:";
+        for (const Access& a : ev.writes) {
+            std::cerr << " " << m.weaks[a.weak].name << a.index << "=v" << a.var;
+        }
+        std::cerr << " before:";
+        for (std::size_t f = 0; f < n.events.size(); ++f) {
+            if (n.before[e][f]) {
+                std::cerr << " e" << f;
+            }
+        }
+    }
+    std::cerr << "\n";
+}
+
 class Search {
   public:
     Search(const cub::System& sys, const BackwardOptions& o) : m_(sys), options_(o) {}
@@ -55,6 +108,7 @@ class Search {
             }
             Node n = std::move(queue_.front());
             queue_.pop_front();
+            n.forced = forcedValues(n.types, n.lits);
             if (excludedByInvariant(m_, n)) {
                 continue;
             }
@@ -68,6 +122,9 @@ class Search {
             if (visited_.size() >= options_.maxNodes) {
                 return unknown("node limit " + std::to_string(options_.maxNodes) +
                                " reached (the search does not always terminate)");
+            }
+            if (std::getenv("TSOREACH_BACKWARD_DEBUG") != nullptr) {
+                dump(m_, n, visited_.size());
             }
             visited_.push_back(std::move(n));
             result_.stats.nodes = visited_.size();
@@ -125,8 +182,9 @@ class Search {
 
     BackwardResult unsafe(const Node& met) {
         result_.verdict = BackwardResult::Verdict::Unsafe;
-        result_.reason = "a node meets the initial states (to be confirmed at N = " +
-                         std::to_string(met.procs) + ")";
+        result_.reason =
+            "a node meets the initial states (to be confirmed at N = " + std::to_string(met.procs) +
+            ")";
         result_.procs = met.procs;
         const Node* n = &met;
         while (n->parent >= 0) {

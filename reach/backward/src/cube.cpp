@@ -307,6 +307,33 @@ class Cover {
         return nullptr;
     }
 
+    // psi's variable has a forced value that phi's does not force.
+    bool clash(std::int64_t psiVar, std::int64_t phiVar) const {
+        const Term& a = psi_.forced[static_cast<std::size_t>(psiVar)];
+        if (a.kind == Term::Kind::Var) {
+            return false;
+        }
+        Term b = phi_.forced[static_cast<std::size_t>(phiVar)];
+        if (a.kind == Term::Kind::Proc && b.kind == Term::Kind::Proc) {
+            return sigma_[static_cast<std::size_t>(a.n)] != static_cast<std::uint32_t>(b.n);
+        }
+        return !(a == b);
+    }
+
+  public:
+    bool localsFit() const {
+        const std::size_t locals = m_.locals.size();
+        for (std::size_t p = 0; p < psi_.procs; ++p) {
+            for (std::size_t l = 0; l < locals; ++l) {
+                if (clash(psi_.locals[p * locals + l], phi_.locals[sigma_[p] * locals + l])) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+  private:
     bool fits(std::size_t i, std::size_t c) const {
         const Event& a = psi_.events[i];
         const Event& b = phi_.events[c];
@@ -315,7 +342,8 @@ class Cover {
         }
         for (const Access& r : a.reads) {
             const Access* s = find(b.reads, r);
-            if (s == nullptr || (r.notInit && !s->notInit) || (r.ownExcluded && !s->ownExcluded) ||
+            if (s == nullptr || clash(r.var, s->var) || (r.notInit && !s->notInit) ||
+                (r.ownExcluded && !s->ownExcluded) ||
                 (r.source == kUnsatisfied) != (s->source == kUnsatisfied)) {
                 return false;
             }
@@ -345,8 +373,8 @@ class Cover {
         for (std::size_t i = 0; i < psi_.events.size(); ++i) {
             for (const Access& r : psi_.events[i].reads) {
                 const Access* s = find(phi_.events[tau_[i]].reads, r);
-                if (r.source >= 0 &&
-                    tau_[static_cast<std::size_t>(r.source)] != static_cast<std::size_t>(s->source)) {
+                if (r.source >= 0 && tau_[static_cast<std::size_t>(r.source)] !=
+                                         static_cast<std::size_t>(s->source)) {
                     return false;
                 }
                 for (std::uint32_t b : r.after) {
@@ -396,6 +424,13 @@ class Cover {
             if (std::find(phi_.lits.begin(), phi_.lits.end(), r) != phi_.lits.end()) {
                 continue;
             }
+            Lit g{ground(r.a), r.op, ground(r.b)};
+            if (g.a.kind != Term::Kind::Var && g.b.kind != Term::Kind::Var) {
+                if (satisfiable(phi_.types, {g}, phi_.procs)) {
+                    continue; // holds in every state of phi
+                }
+                return false;
+            }
             std::vector<Lit> lits = phi_.lits;
             lits.push_back(negate(r));
             ++calls_;
@@ -404,6 +439,19 @@ class Cover {
             }
         }
         return true;
+    }
+
+    Term ground(const Term& t) const {
+        if (t.kind != Term::Kind::Var) {
+            return t;
+        }
+        Term f = phi_.forced[static_cast<std::size_t>(t.n)];
+        if (f.kind == Term::Kind::Const) {
+            f.n += t.off;
+        } else {
+            f.off += t.off;
+        }
+        return f;
     }
 
     const Model& m_;
@@ -423,7 +471,8 @@ bool covers(const Model& m, const Node& psi, const Node& phi, std::uint64_t& sol
     std::vector<std::uint32_t> sigma(psi.procs, 0);
     for (bool more = injective(sigma) || nextInjection(sigma, phi.procs); more;
          more = nextInjection(sigma, phi.procs)) {
-        if (Cover(m, psi, phi, sigma, solverCalls).run()) {
+        Cover cover(m, psi, phi, sigma, solverCalls);
+        if (cover.localsFit() && cover.run()) {
             return true;
         }
     }

@@ -104,7 +104,8 @@ void forget(Node& n) {
     for (std::size_t x = 0; x < n.events.size(); ++x) {
         for (std::size_t y = 0; y < n.events.size(); ++y) {
             if (keep[x] && keep[y] && n.before[x][y]) {
-                before[static_cast<std::size_t>(index[x])][static_cast<std::size_t>(index[y])] = true;
+                before[static_cast<std::size_t>(index[x])][static_cast<std::size_t>(index[y])] =
+                    true;
             }
         }
     }

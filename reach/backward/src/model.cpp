@@ -109,9 +109,9 @@ std::uint32_t procOf(const Model& m, const Scope& s, const std::string& name, So
 }
 
 Term cellTerm(const Model& m, const cub::Term& t, const Scope& s, const CellSource& cells) {
-    const std::int32_t viewer =
-        t.kind == cub::Term::Kind::View ? static_cast<std::int32_t>(procOf(m, s, t.viewer, t.pos))
-                                        : -1;
+    const std::int32_t viewer = t.kind == cub::Term::Kind::View
+                                    ? static_cast<std::int32_t>(procOf(m, s, t.viewer, t.pos))
+                                    : -1;
     if (const int w = m.weakIndex(t.name); w >= 0) {
         const std::int32_t index =
             t.indices.empty() ? -1 : static_cast<std::int32_t>(procOf(m, s, t.indices[0], t.pos));
@@ -150,7 +150,8 @@ std::vector<Conj> product(const std::vector<Conj>& a, const std::vector<Conj>& b
 
 Term translate(const Model& m, const cub::Term& t, const Scope& s, const CellSource& cells) {
     switch (t.kind) {
-    case cub::Term::Kind::Int: return Term{Term::Kind::Const, t.number + t.offset, 0};
+    case cub::Term::Kind::Int:
+        return Term{Term::Kind::Const, t.number + t.offset, 0};
     case cub::Term::Kind::Name:
         if (s.procs.count(t.name) != 0) {
             if (t.offset != 0) {
@@ -166,7 +167,8 @@ Term translate(const Model& m, const cub::Term& t, const Scope& s, const CellSou
         }
         m.refuse(t.pos, "the name " + t.name);
     case cub::Term::Kind::Cell:
-    case cub::Term::Kind::View: return cellTerm(m, t, s, cells);
+    case cub::Term::Kind::View:
+        return cellTerm(m, t, s, cells);
     }
     m.refuse(t.pos, "this term");
 }
@@ -176,7 +178,8 @@ std::vector<Conj> dnf(const Model& m, const cub::Formula& f, bool neg, const Sco
     using K = cub::Formula::Kind;
     switch (f.kind) {
     case K::True:
-    case K::False: return (f.kind == K::True) != neg ? std::vector<Conj>{Conj{}} : std::vector<Conj>{};
+    case K::False:
+        return (f.kind == K::True) != neg ? std::vector<Conj>{Conj{}} : std::vector<Conj>{};
     case K::Fence:
         if (neg) {
             m.refuse(f.pos, "fence() under a negation (a case condition)");

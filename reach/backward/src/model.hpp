@@ -74,7 +74,7 @@ struct Conj {
 [[nodiscard]] Term translate(const Model& m, const cub::Term& t, const Scope& s,
                              const CellSource& cells);
 // The formula (negated when `neg`) as disjuncts; false is no disjunct.
-[[nodiscard]] std::vector<Conj> dnf(const Model& m, const cub::Formula& f, bool neg,
-                                    const Scope& s, const CellSource& cells);
+[[nodiscard]] std::vector<Conj> dnf(const Model& m, const cub::Formula& f, bool neg, const Scope& s,
+                                    const CellSource& cells);
 
 } // namespace tsoreach::backward

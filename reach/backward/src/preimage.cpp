@@ -84,8 +84,7 @@ class Step {
         return it == pre_.end() ? base_.locals[at] : it->second;
     }
 
-    std::uint32_t readVar(std::uint32_t w, std::int32_t index, std::int32_t viewer,
-                          SourcePos pos) {
+    std::uint32_t readVar(std::uint32_t w, std::int32_t index, std::int32_t viewer, SourcePos pos) {
         if (viewer >= 0) {
             m_.refuse(pos, "a view (p @ X) in a transition");
         }
@@ -150,7 +149,6 @@ std::vector<ActionAlt> Step::alternatives(const cub::Action& a) {
     return out;
 }
 
-
 // The ways an unsatisfied read `r` of event `e` may stand to the new write
 // `w` to its cell (docs/backward.md, "Satisfying reads"). Each alternative
 // returns false when it closes a cycle.
@@ -164,8 +162,8 @@ std::vector<Node> satisfy(const Node& n, std::size_t e, std::size_t ri, std::siz
     }
     Node take = n; // the read takes this write's value
     take.events[e].reads[ri].source = static_cast<std::int32_t>(w);
-    take.lits.push_back(Lit{Term{Term::Kind::Var, r.var, 0}, cub::Cmp::Eq,
-                            Term{Term::Kind::Var, written.var, 0}});
+    take.lits.push_back(
+        Lit{Term{Term::Kind::Var, r.var, 0}, cub::Cmp::Eq, Term{Term::Kind::Var, written.var, 0}});
     if (same && r.after.empty()) {
         out.push_back(take); // from the buffer or from memory: no order known
     } else {
@@ -351,7 +349,8 @@ bool relevant(const Model& m, const Node& node, std::uint32_t transition,
         std::int32_t index = -1;
         if (!a.indices.empty()) {
             const auto at = std::find(t.params.begin(), t.params.end(), a.indices[0]);
-            index = static_cast<std::int32_t>(args[static_cast<std::size_t>(at - t.params.begin())]);
+            index =
+                static_cast<std::int32_t>(args[static_cast<std::size_t>(at - t.params.begin())]);
         }
         for (const Event& e : node.events) {
             for (const Access& r : e.reads) {

@@ -8,17 +8,25 @@ namespace tsoreach::backward {
 cub::Cmp negate(cub::Cmp op) {
     using cub::Cmp;
     switch (op) {
-    case Cmp::Eq: return Cmp::Ne;
-    case Cmp::Ne: return Cmp::Eq;
-    case Cmp::Lt: return Cmp::Ge;
-    case Cmp::Le: return Cmp::Gt;
-    case Cmp::Gt: return Cmp::Le;
-    case Cmp::Ge: return Cmp::Lt;
+    case Cmp::Eq:
+        return Cmp::Ne;
+    case Cmp::Ne:
+        return Cmp::Eq;
+    case Cmp::Lt:
+        return Cmp::Ge;
+    case Cmp::Le:
+        return Cmp::Gt;
+    case Cmp::Gt:
+        return Cmp::Le;
+    case Cmp::Ge:
+        return Cmp::Lt;
     }
     return Cmp::Eq;
 }
 
-Lit negate(const Lit& l) { return Lit{l.a, negate(l.op), l.b}; }
+Lit negate(const Lit& l) {
+    return Lit{l.a, negate(l.op), l.b};
+}
 
 Term substitute(const Term& t, std::int64_t var, const Term& by) {
     if (t.kind != Term::Kind::Var || t.n != var) {
@@ -39,12 +47,18 @@ using cub::Cmp;
 
 bool holds(std::int64_t x, Cmp op, std::int64_t y) {
     switch (op) {
-    case Cmp::Eq: return x == y;
-    case Cmp::Ne: return x != y;
-    case Cmp::Lt: return x < y;
-    case Cmp::Le: return x <= y;
-    case Cmp::Gt: return x > y;
-    case Cmp::Ge: return x >= y;
+    case Cmp::Eq:
+        return x == y;
+    case Cmp::Ne:
+        return x != y;
+    case Cmp::Lt:
+        return x < y;
+    case Cmp::Le:
+        return x <= y;
+    case Cmp::Gt:
+        return x > y;
+    case Cmp::Ge:
+        return x >= y;
     }
     return false;
 }
@@ -95,6 +109,14 @@ class Store {
     }
 
     bool solve();
+
+    Term forced(std::size_t v) {
+        const Side s = side(Term{Term::Kind::Var, static_cast<std::int64_t>(v), 0});
+        if (!s.ground) {
+            return Term{Term::Kind::Var, static_cast<std::int64_t>(v), 0};
+        }
+        return Term{s.g.proc ? Term::Kind::Proc : Term::Kind::Const, s.g.n, 0};
+    }
 
   private:
     Side side(const Term& t) {
@@ -165,7 +187,6 @@ class Store {
     std::vector<Lit> residual_;
 };
 
-
 // x - y <= c over integer roots; index 0 is the constant zero.
 struct Diff {
     std::size_t x, y;
@@ -209,18 +230,27 @@ bool consistent(std::size_t count, const std::vector<Diff>& diffs) {
 void addDiff(std::vector<Diff>& out, std::size_t x, std::size_t y, Cmp op, std::int64_t c,
              bool above) {
     switch (op) {
-    case Cmp::Le: out.push_back({x, y, c}); break;
-    case Cmp::Lt: out.push_back({x, y, c - 1}); break;
-    case Cmp::Ge: out.push_back({y, x, -c}); break;
-    case Cmp::Gt: out.push_back({y, x, -c - 1}); break;
+    case Cmp::Le:
+        out.push_back({x, y, c});
+        break;
+    case Cmp::Lt:
+        out.push_back({x, y, c - 1});
+        break;
+    case Cmp::Ge:
+        out.push_back({y, x, -c});
+        break;
+    case Cmp::Gt:
+        out.push_back({y, x, -c - 1});
+        break;
     case Cmp::Eq:
         out.push_back({x, y, c});
         out.push_back({y, x, -c});
         break;
-    case Cmp::Ne: addDiff(out, x, y, above ? Cmp::Gt : Cmp::Lt, c, false); break;
+    case Cmp::Ne:
+        addDiff(out, x, y, above ? Cmp::Gt : Cmp::Lt, c, false);
+        break;
     }
 }
-
 
 bool Store::integersFit(const std::vector<Ground>& value, const std::vector<bool>& set) {
     std::vector<std::size_t> index(types_.size(), 0);
@@ -332,7 +362,9 @@ bool Store::search() {
     }
 }
 
-bool Store::solve() { return search(); }
+bool Store::solve() {
+    return search();
+}
 
 } // namespace
 
@@ -345,6 +377,18 @@ bool satisfiable(const std::vector<VarType>& types, const std::vector<Lit>& lits
         }
     }
     return s.solve();
+}
+
+std::vector<Term> forcedValues(const std::vector<VarType>& types, const std::vector<Lit>& lits) {
+    Store s(types, 0);
+    for (const Lit& l : lits) {
+        (void)s.add(l);
+    }
+    std::vector<Term> out;
+    for (std::size_t v = 0; v < types.size(); ++v) {
+        out.push_back(s.forced(v));
+    }
+    return out;
 }
 
 } // namespace tsoreach::backward

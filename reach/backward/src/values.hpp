@@ -46,4 +46,9 @@ struct Lit {
 [[nodiscard]] bool satisfiable(const std::vector<VarType>& types, const std::vector<Lit>& lits,
                                std::size_t procs);
 
+// Per variable, the constant or process the equalities among `lits` force
+// (kind Const or Proc), or the variable itself (kind Var) when none.
+[[nodiscard]] std::vector<Term> forcedValues(const std::vector<VarType>& types,
+                                             const std::vector<Lit>& lits);
+
 } // namespace tsoreach::backward
