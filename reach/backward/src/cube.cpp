@@ -464,19 +464,72 @@ class Cover {
 
 } // namespace
 
+namespace {
+
+// Whether psi's process i may be phi's process j: constants forced on their
+// cells agree, and j has at least as many events.
+bool procFits(const Model& m, const Node& psi, const Node& phi, std::size_t i, std::size_t j,
+              const std::vector<std::size_t>& psiEvents, const std::vector<std::size_t>& phiEvents) {
+    if (psiEvents[i] > phiEvents[j]) {
+        return false;
+    }
+    const std::size_t locals = m.locals.size();
+    for (std::size_t l = 0; l < locals; ++l) {
+        const Term& a = psi.forced[psi.locals[i * locals + l]];
+        if (a.kind == Term::Kind::Const && !(phi.forced[phi.locals[j * locals + l]] == a)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::size_t> eventsPerProc(const Node& n) {
+    std::vector<std::size_t> count(n.procs, 0);
+    for (const Event& e : n.events) {
+        ++count[e.proc];
+    }
+    return count;
+}
+
+} // namespace
+
 bool covers(const Model& m, const Node& psi, const Node& phi, std::uint64_t& solverCalls) {
     if (psi.procs > phi.procs || psi.events.size() > phi.events.size()) {
         return false;
     }
-    std::vector<std::uint32_t> sigma(psi.procs, 0);
-    for (bool more = injective(sigma) || nextInjection(sigma, phi.procs); more;
-         more = nextInjection(sigma, phi.procs)) {
-        Cover cover(m, psi, phi, sigma, solverCalls);
-        if (cover.localsFit() && cover.run()) {
-            return true;
+    const std::vector<std::size_t> psiEvents = eventsPerProc(psi);
+    const std::vector<std::size_t> phiEvents = eventsPerProc(phi);
+    const std::size_t k = psi.procs;
+    std::vector<std::uint32_t> sigma(k, 0);
+    std::vector<bool> used(phi.procs, false);
+    std::vector<std::uint32_t> next(k + 1, 0);
+    std::size_t level = 0;
+    for (;;) { // depth first over injective maps, pruned per process
+        if (level == k) {
+            Cover cover(m, psi, phi, sigma, solverCalls);
+            if (cover.localsFit() && cover.run()) {
+                return true;
+            }
+        } else {
+            while (next[level] < phi.procs &&
+                   (used[next[level]] ||
+                    !procFits(m, psi, phi, level, next[level], psiEvents, phiEvents))) {
+                ++next[level];
+            }
+            if (next[level] < phi.procs) {
+                sigma[level] = next[level];
+                used[sigma[level]] = true;
+                next[++level] = 0;
+                continue;
+            }
         }
+        if (level == 0) {
+            return false;
+        }
+        --level;
+        used[sigma[level]] = false;
+        ++next[level];
     }
-    return false;
 }
 
 } // namespace tsoreach::backward
