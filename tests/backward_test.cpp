@@ -59,6 +59,13 @@ TEST(Backward, FileFromEnvironment) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << file << ": " << name(r.verdict) << " " << r.reason << " (" << s << " s, nodes "
               << r.stats.nodes << ", subsumed " << r.stats.subsumed << ")\n";
+    for (const auto& [t, procs] : r.path) {
+        std::cout << "  " << t;
+        for (std::size_t p : procs) {
+            std::cout << " #" << p;
+        }
+        std::cout << "\n";
+    }
 }
 
 // Table 1 of the paper, the files this search decides within seconds;

@@ -347,7 +347,7 @@ class Cover {
                 (r.source == kUnsatisfied) != (s->source == kUnsatisfied)) {
                 return false;
             }
-            if (r.source >= 0 && s->source < 0) {
+            if ((r.source >= 0 && s->source < 0) || (r.memory && !s->memory)) {
                 return false;
             }
             if (r.source >= 0 && static_cast<std::size_t>(r.source) < i &&
@@ -469,7 +469,8 @@ namespace {
 // Whether psi's process i may be phi's process j: constants forced on their
 // cells agree, and j has at least as many events.
 bool procFits(const Model& m, const Node& psi, const Node& phi, std::size_t i, std::size_t j,
-              const std::vector<std::size_t>& psiEvents, const std::vector<std::size_t>& phiEvents) {
+              const std::vector<std::size_t>& psiEvents,
+              const std::vector<std::size_t>& phiEvents) {
     if (psiEvents[i] > phiEvents[j]) {
         return false;
     }

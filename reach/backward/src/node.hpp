@@ -27,6 +27,7 @@ struct Access {
     std::int32_t source = kUnsatisfied;
     bool notInit = false;     // reads: the source is a write, not the initial value
     bool ownExcluded = false; // reads: no write of the reader before the node can be it
+    bool memory = false;      // reads: took `source` from memory, not from its own buffer
     // Reads: writes that reached memory before the read, so a source it takes
     // from memory reached it after them (docs/backward.md, "Later sources").
     std::vector<std::uint32_t> after;

@@ -164,16 +164,19 @@ std::vector<Node> satisfy(const Node& n, std::size_t e, std::size_t ri, std::siz
     take.events[e].reads[ri].source = static_cast<std::int32_t>(w);
     take.lits.push_back(
         Lit{Term{Term::Kind::Var, r.var, 0}, cub::Cmp::Eq, Term{Term::Kind::Var, written.var, 0}});
-    if (same && r.after.empty()) {
+    const bool fenced = n.events[e].fenced;
+    take.events[e].reads[ri].memory = !same || fenced;
+    if (same && r.after.empty() && !fenced) {
         out.push_back(take); // from the buffer or from memory: no order known
     } else {
-        if (same) { // from its own buffer: the write is still there at the read
+        if (same && !fenced) { // from its own buffer: the write is still there at the read
             Node forward = take;
             if (addBefore(forward, e, w)) {
                 out.push_back(std::move(forward));
             }
         }
         // From memory: after the read's lower bounds, before the read.
+        take.events[e].reads[ri].memory = true;
         bool ok = addBefore(take, w, e);
         for (std::uint32_t b : r.after) {
             ok = ok && addBefore(take, b, w);
@@ -195,6 +198,23 @@ std::vector<Node> satisfy(const Node& n, std::size_t e, std::size_t ri, std::siz
     Node earlier = n; // the read is before the write reaches memory
     if (!same && addBefore(earlier, e, w)) {
         out.push_back(std::move(earlier));
+    }
+    return out;
+}
+
+// Coherence of a read `r` of event `e` that took `r.source` from memory
+// with a new write `w` to its cell: `w` reached memory before the source
+// did, or after the read.
+std::vector<Node> cohere(const Node& n, std::size_t e, std::size_t ri, std::size_t w) {
+    std::vector<Node> out;
+    const auto source = static_cast<std::size_t>(n.events[e].reads[ri].source);
+    Node older = n;
+    if (addBefore(older, w, source)) {
+        out.push_back(std::move(older));
+    }
+    Node later = n;
+    if (addBefore(later, e, w)) {
+        out.push_back(std::move(later));
     }
     return out;
 }
@@ -273,6 +293,26 @@ void Step::buildOne(const Conj& guard, const std::vector<const ActionAlt*>& pick
         return;
     }
     std::vector<Node> cur{std::move(n)};
+    for (std::size_t wi = 0; writer != SIZE_MAX && wi < writes.size(); ++wi) {
+        for (std::size_t e = 0; e < old; ++e) {
+            for (std::size_t ri = 0; ri < cur.front().events[e].reads.size(); ++ri) {
+                const Access& r = cur.front().events[e].reads[ri];
+                if (r.source < 0 || !r.memory || !r.sameCell(writes[wi])) {
+                    continue;
+                }
+                std::vector<Node> next;
+                for (const Node& c : cur) {
+                    for (Node& s : cohere(c, e, ri, writer)) {
+                        next.push_back(std::move(s));
+                    }
+                }
+                cur = std::move(next);
+                if (cur.empty()) {
+                    return;
+                }
+            }
+        }
+    }
     for (std::size_t wi = 0; writer != SIZE_MAX && wi < writes.size(); ++wi) {
         for (std::size_t e = 0; e < old; ++e) {
             for (std::size_t ri = 0; ri < cur.front().events[e].reads.size(); ++ri) {
