@@ -26,7 +26,8 @@
 //
 // "Unsafe" means a node met the initial states: the path (transition and
 // processes) is a candidate that the fixed-N instance must confirm, since
-// the over-approximations above can make it spurious.
+// the over-approximations above can make it spurious (lamport_N's is:
+// docs/backward.md, "Results").
 
 #include "tsoreach/frontends/cub/ast.hpp"
 #include "tsoreach/lang/stop.hpp"
