@@ -1,0 +1,215 @@
+#include "tsoreach/reach/backward.hpp"
+
+#include "cube.hpp"
+#include "preimage.hpp"
+
+#include <cstdlib>
+#include <deque>
+#include <iostream>
+#include <optional>
+
+namespace tsoreach::backward {
+namespace {
+
+// Parameter tuples of a transition over `procs` node processes: injective,
+// new processes numbered procs, procs+1, ... in order of first use (new
+// processes are interchangeable, so other numberings repeat these).
+std::vector<std::vector<std::uint32_t>> instances(std::size_t params, std::uint32_t procs) {
+    std::vector<std::vector<std::uint32_t>> out;
+    const auto limit = static_cast<std::uint32_t>(procs + params);
+    std::vector<std::uint32_t> d(params, 0);
+    for (;;) {
+        std::uint32_t nextNew = procs;
+        bool ok = true;
+        for (std::size_t i = 0; i < params && ok; ++i) {
+            for (std::size_t j = 0; j < i; ++j) {
+                ok = ok && d[i] != d[j];
+            }
+            if (d[i] >= procs) {
+                ok = ok && d[i] == nextNew;
+                ++nextNew;
+            }
+        }
+        if (ok) {
+            out.push_back(d);
+        }
+        std::size_t i = 0;
+        while (i < params && ++d[i] == limit) {
+            d[i++] = 0;
+        }
+        if (i == params) {
+            return out;
+        }
+    }
+}
+
+std::string show(const Term& t) {
+    switch (t.kind) {
+    case Term::Kind::Const:
+        return std::to_string(t.n);
+    case Term::Kind::Proc:
+        return "#" + std::to_string(t.n + 1);
+    case Term::Kind::Var:
+        return "v" + std::to_string(t.n) + (t.off != 0 ? "+" + std::to_string(t.off) : "");
+    }
+    return "?";
+}
+
+// A node as text, for TSOREACH_BACKWARD_DEBUG (developers only).
+void dump(const Model& m, const Node& n, std::size_t index) {
+    std::cerr << "node " << index << " parent " << n.parent << " by "
+              << m.sys.transitions[n.transition].name << " procs " << n.procs << "\n  ";
+    for (std::uint32_t p = 0; p < n.procs; ++p) {
+        for (std::size_t l = 0; l < m.locals.size(); ++l) {
+            std::cerr << m.locals[l].name << "[#" << p + 1 << "]=v"
+                      << n.locals[p * m.locals.size() + l] << " ";
+        }
+    }
+    std::cerr << "\n  ";
+    for (const Lit& l : n.lits) {
+        std::cerr << show(l.a) << " " << static_cast<int>(l.op) << " " << show(l.b) << ", ";
+    }
+    for (std::size_t e = 0; e < n.events.size(); ++e) {
+        const Event& ev = n.events[e];
+        std::cerr << "\n  e" << e << " #" << ev.proc + 1 << (ev.instant ? " I" : " W")
+                  << (ev.fenced ? "F" : "") << " R:";
+        for (const Access& a : ev.reads) {
+            std::cerr << " " << m.weaks[a.weak].name << a.index << "=v" << a.var << "/src"
+                      << a.source << (a.notInit ? "!i" : "") << (a.ownExcluded ? "!o" : "");
+            for (std::uint32_t b : a.after) {
+                std::cerr << ">e" << b;
+            }
+        }
+        std::cerr << " W:";
+        for (const Access& a : ev.writes) {
+            std::cerr << " " << m.weaks[a.weak].name << a.index << "=v" << a.var;
+        }
+        std::cerr << " before:";
+        for (std::size_t f = 0; f < n.events.size(); ++f) {
+            if (n.before[e][f]) {
+                std::cerr << " e" << f;
+            }
+        }
+    }
+    std::cerr << "\n";
+}
+
+class Search {
+  public:
+    Search(const cub::System& sys, const BackwardOptions& o) : m_(sys), options_(o) {}
+
+    BackwardResult run() {
+        for (Node& n : unsafeNodes(m_)) {
+            queue_.push_back(std::move(n));
+        }
+        while (!queue_.empty()) {
+            if (const auto why = stopReason()) {
+                return unknown(*why);
+            }
+            Node n = std::move(queue_.front());
+            queue_.pop_front();
+            n.forced = forcedValues(n.types, n.lits);
+            if (excludedByInvariant(m_, n)) {
+                continue;
+            }
+            if (meetsInit(m_, n)) {
+                return unsafe(n);
+            }
+            if (coveredByVisited(n)) {
+                ++result_.stats.subsumed;
+                continue;
+            }
+            if (visited_.size() >= options_.maxNodes) {
+                return unknown("node limit " + std::to_string(options_.maxNodes) +
+                               " reached (the search does not always terminate)");
+            }
+            if (std::getenv("TSOREACH_BACKWARD_DEBUG") != nullptr) {
+                dump(m_, n, visited_.size());
+            }
+            visited_.push_back(std::move(n));
+            result_.stats.nodes = visited_.size();
+            expand(visited_.size() - 1);
+        }
+        result_.verdict = BackwardResult::Verdict::Safe;
+        return result_;
+    }
+
+  private:
+    std::optional<std::string> stopReason() {
+        if (options_.stop == nullptr) {
+            return std::nullopt;
+        }
+        if (!poll_) {
+            poll_.emplace(*options_.stop);
+        }
+        return poll_->reason();
+    }
+
+    bool coveredByVisited(const Node& n) {
+        for (const Node& v : visited_) {
+            if (covers(m_, v, n, result_.stats.solverCalls)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void expand(std::size_t at) {
+        const auto& transitions = m_.sys.transitions;
+        for (std::uint32_t t = 0; t < transitions.size(); ++t) {
+            for (const auto& args : instances(transitions[t].params.size(), visited_[at].procs)) {
+                if (!relevant(m_, visited_[at], t, args)) {
+                    continue;
+                }
+                ++result_.stats.preimages;
+                std::vector<Node> made;
+                preImage(m_, visited_[at], t, args, made);
+                for (Node& n : made) {
+                    n.parent = static_cast<std::int64_t>(at);
+                    n.transition = t;
+                    n.args = args;
+                    queue_.push_back(std::move(n));
+                }
+            }
+        }
+    }
+
+    BackwardResult unknown(const std::string& why) {
+        result_.verdict = BackwardResult::Verdict::Unknown;
+        result_.reason = why;
+        return result_;
+    }
+
+    BackwardResult unsafe(const Node& met) {
+        result_.verdict = BackwardResult::Verdict::Unsafe;
+        result_.reason =
+            "a node meets the initial states (to be confirmed at N = " + std::to_string(met.procs) +
+            ")";
+        result_.procs = met.procs;
+        const Node* n = &met;
+        while (n->parent >= 0) {
+            std::vector<std::size_t> procs;
+            for (std::uint32_t a : n->args) {
+                procs.push_back(a + 1);
+            }
+            result_.path.emplace_back(m_.sys.transitions[n->transition].name, procs);
+            n = &visited_[static_cast<std::size_t>(n->parent)];
+        }
+        return result_;
+    }
+
+    Model m_;
+    BackwardOptions options_;
+    std::optional<StopPoll> poll_;
+    std::deque<Node> queue_;
+    std::vector<Node> visited_;
+    BackwardResult result_;
+};
+
+} // namespace
+
+BackwardResult checkAllN(const cub::System& sys, const BackwardOptions& options) {
+    return Search(sys, options).run();
+}
+
+} // namespace tsoreach::backward
