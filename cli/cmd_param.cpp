@@ -1,13 +1,18 @@
 // tsoreach param: a parameterized Cubicle-W (.cub) system at each number
 // of processes of --procs (docs/parameterized.md). Exit 10 when some N is
 // unsafe (with the replayed trace of the first), 0 when every N asked for
-// is safe, 3 when some N is unknown and none unsafe.
+// is safe, 3 when some N is unknown and none unsafe. Without --procs, every
+// N at once (reach/backward, docs/backward.md): 0 safe for all N, 10 unsafe
+// (the backward path confirmed by the instance at its N, with that
+// instance's replayed trace), 3 unknown (a limit, or a path the instance
+// does not confirm).
 
 #include "command.hpp"
 #include "report.hpp"
 #include "tsoreach/frontends/cub/instantiate.hpp"
 #include "tsoreach/frontends/cub/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
+#include "tsoreach/reach/backward.hpp"
 #include "tsoreach/reach/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -97,8 +102,8 @@ class ParamCommand final : public SearchCommand {
         cmd->footer(exitCodeHelp);
         cmd->add_option("FILE", file_, "Cubicle-W file (docs/parameterized.md)")->required();
         cmd->add_option("--procs", procs_,
-                        "Numbers of processes: N or A..B; each N is checked by the engine")
-            ->required();
+                        "Numbers of processes: N or A..B; each N is checked by the engine. "
+                        "Without it: every N at once (backward reachability modulo TSO)");
         cmd->add_flag("--print", print_,
                       "Print each N's programs (one per setup, in tsoreach's language, with "
                       "the goal) instead of checking them");
@@ -112,9 +117,24 @@ class ParamCommand final : public SearchCommand {
         if (model == reach::MemoryModel::PSO) {
             throw UsageError("--model pso: Cubicle-W systems are defined under SC and TSO");
         }
-        const auto [lo, hi] = parseProcs(procs_);
         engines::Settings settings = commonSettings();
         const cub::System sys = cub::parseCub(readProgramText(file_), file_);
+        if (procs_.empty() && sys.numberProcs) {
+            // Every N is 1..number_procs: the instances decide them all.
+            procs_ = "1.." + std::to_string(std::max<std::size_t>(*sys.numberProcs, 1));
+        }
+        if (procs_.empty()) {
+            if (print_) {
+                throw UsageError("--print needs --procs: the programs are those of each N");
+            }
+            if (model != reach::MemoryModel::TSO) {
+                throw UsageError("--model " + ctx.model +
+                                 ": every N at once is checked modulo TSO; give --procs for "
+                                 "fixed N under SC");
+            }
+            return allN(sys, ctx, settings);
+        }
+        const auto [lo, hi] = parseProcs(procs_);
         if (print_) {
             emit(printed(sys, lo, hi));
             return exitHolds;
@@ -147,6 +167,35 @@ class ParamCommand final : public SearchCommand {
     }
 
   private:
+    // Every N at once; an unsafe path is confirmed by the instance at its N.
+    int allN(const cub::System& sys, Context& ctx, engines::Settings& settings) {
+        backward::BackwardOptions bo;
+        bo.stop = &settings.options.stop;
+        if (settings.options.maxStates != 0) {
+            bo.maxNodes = settings.options.maxStates;
+        }
+        AllN a;
+        a.search = backward::checkAllN(sys, bo);
+        if (a.search.verdict == backward::BackwardResult::Verdict::Unsafe) {
+            const std::size_t n = std::max<std::size_t>(a.search.procs, 1);
+            if (sys.numberProcs && n > *sys.numberProcs) {
+                a.unconfirmed = "the path needs " + std::to_string(n) +
+                                " processes, more than number_procs allows";
+            } else {
+                const engines::EngineEntry& entry = chosenEngine(ctx, reach::MemoryModel::TSO);
+                completeSettings(settings, entry);
+                a.instance = check(sys, n, entry, reach::MemoryModel::TSO, settings.options);
+                if (a.instance->verdict != reach::Verdict::Reachable) {
+                    a.unconfirmed = "the instance at N=" + std::to_string(n) + " is " +
+                                    verdictWord(a.instance->verdict) +
+                                    (a.instance->reason.empty() ? "" : ": " + a.instance->reason);
+                }
+            }
+        }
+        emit(common_.json ? allNJson(a, ctx) : allNText(a, ctx));
+        return a.exitCode();
+    }
+
     static NResult check(const cub::System& sys, std::size_t n, const engines::EngineEntry& entry,
                          reach::MemoryModel model, const reach::Options& options) {
         NResult r;
@@ -244,7 +293,8 @@ class ParamCommand final : public SearchCommand {
     }
 
     // The programs of --print, each after a comment line naming N and the
-    // setup; `reach FILE --goal ...` checks one of them as printed.
+    // setup; `reach FILE --goal ...` checks one of them as printed, unless
+    // its goal has views (X@A==v), which --goal cannot express.
     static std::string printed(const cub::System& sys, std::size_t lo, std::size_t hi) {
         std::string out;
         for (std::size_t n = lo; n <= hi && (!sys.numberProcs || n <= *sys.numberProcs); ++n) {
@@ -252,7 +302,11 @@ class ParamCommand final : public SearchCommand {
             for (const cub::Instance& inst : made.instances) {
                 out += "# " + sys.sourceName + " at N=" + std::to_string(n) +
                        (inst.setup.empty() ? "" : ", setup " + inst.setup) + "\n# goal " +
-                       inst.goal.describe(inst.program) + "\n" + printProgram(inst.program) + "\n";
+                       inst.goal.describe(inst.program) +
+                       (inst.goal.hasViews() ? " (views: not expressible as --goal; param "
+                                               "checks them)"
+                                             : "") +
+                       "\n" + printProgram(inst.program) + "\n";
             }
             if (made.unreachableSetups != 0) {
                 out += "# " + sys.sourceName + " at N=" + std::to_string(n) + ": " +
@@ -261,6 +315,94 @@ class ParamCommand final : public SearchCommand {
             }
         }
         return out;
+    }
+
+    // What the all-N mode found: the search, and for an unsafe path the
+    // instance that confirms it (or why not).
+    struct AllN {
+        backward::BackwardResult search;
+        std::optional<NResult> instance;
+        std::string unconfirmed; // set: the path was not confirmed
+
+        [[nodiscard]] bool unsafe() const {
+            return search.verdict == backward::BackwardResult::Verdict::Unsafe &&
+                   unconfirmed.empty();
+        }
+        [[nodiscard]] int exitCode() const {
+            if (search.verdict == backward::BackwardResult::Verdict::Safe) {
+                return exitHolds;
+            }
+            return unsafe() ? exitViolated : exitUnknown;
+        }
+        [[nodiscard]] std::string word() const {
+            return exitCode() == exitHolds ? "safe for all N" : unsafe() ? "unsafe" : "unknown";
+        }
+        [[nodiscard]] std::string reason() const {
+            if (search.verdict == backward::BackwardResult::Verdict::Unknown) {
+                return search.reason;
+            }
+            return unconfirmed.empty() ? "" : "a backward path was not confirmed: " + unconfirmed;
+        }
+    };
+
+    static std::string pathText(const backward::BackwardResult& r) {
+        std::string out;
+        for (const auto& [name, procs] : r.path) {
+            out += "  " + name + " (";
+            for (std::size_t i = 0; i < procs.size(); ++i) {
+                out += (i == 0 ? "#" : ", #") + std::to_string(procs[i]);
+            }
+            out += ")\n";
+        }
+        return out;
+    }
+
+    std::string allNText(const AllN& a, const Context& ctx) const {
+        std::ostringstream out;
+        out << file_ << ", every N, modulo TSO (backward reachability)\n" << a.word();
+        out << (a.reason().empty() ? "" : ": " + a.reason()) << "\n";
+        if (common_.stats) {
+            const auto& st = a.search.stats;
+            out << "nodes " << st.nodes << ", subsumed " << st.subsumed << ", pre-images "
+                << st.preimages << ", solver calls " << st.solverCalls << "\n";
+        }
+        if (!a.search.path.empty()) {
+            out << "\nbackward path at N=" << a.search.procs
+                << " (transition (moving process, other parameters)):\n"
+                << pathText(a.search);
+        }
+        if (a.unsafe()) {
+            out << "\nconfirmed by the instance:\n" << text({*a.instance}, ctx);
+        }
+        return out.str();
+    }
+
+    std::string allNJson(const AllN& a, const Context& ctx) const {
+        nlohmann::json j;
+        j["command"] = "param";
+        j["file"] = file_;
+        j["model"] = "tso";
+        j["mode"] = "all-n";
+        j["verdict"] = a.exitCode() == exitHolds ? "safe" : a.unsafe() ? "unsafe" : "unknown";
+        if (!a.reason().empty()) {
+            j["reason"] = a.reason();
+        }
+        const auto& st = a.search.stats;
+        j["stats"] = {{"nodes", st.nodes},
+                      {"subsumed", st.subsumed},
+                      {"preimages", st.preimages},
+                      {"solver_calls", st.solverCalls}};
+        if (!a.search.path.empty()) {
+            j["path_procs"] = a.search.procs;
+            j["path"] = nlohmann::json::array();
+            for (const auto& [name, procs] : a.search.path) {
+                j["path"].push_back({{"transition", name}, {"procs", procs}});
+            }
+        }
+        if (a.instance) {
+            j["instance"] = nlohmann::json::parse(json({*a.instance}, ctx));
+        }
+        return j.dump(2) + "\n";
     }
 
     std::string procs_;

@@ -311,5 +311,24 @@ TEST_F(ParamCli, ErrorsAndUsage) {
     EXPECT_NE(fixed.err.find("number_procs 2"), std::string::npos) << fixed.err;
 }
 
+// Every N at once: a proof, a confirmed unsafe path with the instance's
+// trace, and the usage rules of the mode.
+TEST_F(ParamCli, EveryNAtOnce) {
+    const test::CliOutcome safe = run("param '" + kCorpus + "mutex_N.cub' --stats");
+    EXPECT_EQ(safe.code, 0) << safe.err;
+    EXPECT_NE(safe.out.find("safe for all N"), std::string::npos) << safe.out;
+    EXPECT_NE(safe.out.find("pre-images"), std::string::npos) << safe.out;
+    const test::CliOutcome unsafe = run("param '" + kCorpus + "mutex_N_us.cub' --json");
+    EXPECT_EQ(unsafe.code, 10) << unsafe.err;
+    EXPECT_NE(unsafe.out.find("\"mode\": \"all-n\""), std::string::npos) << unsafe.out;
+    EXPECT_NE(unsafe.out.find("\"verdict\": \"unsafe\""), std::string::npos) << unsafe.out;
+    EXPECT_NE(unsafe.out.find("\"transition\": \"t2\""), std::string::npos) << unsafe.out;
+    const test::CliOutcome limited = run("param '" + kCorpus + "arbiter_v2_N.cub' --max-states 50");
+    EXPECT_EQ(limited.code, 3) << limited.out << limited.err;
+    EXPECT_NE(limited.out.find("unknown"), std::string::npos) << limited.out;
+    EXPECT_EQ(run("param '" + kCorpus + "mutex_N.cub' --model sc").code, 2);
+    EXPECT_EQ(run("param '" + kCorpus + "mutex_N.cub' --print").code, 2);
+}
+
 } // namespace
 } // namespace tsoreach
