@@ -10,6 +10,14 @@
 // bound is not explored, so a search that skipped one cannot prove
 // "unreachable" and says "unknown" instead. A goal found is reachable
 // whatever the bound.
+//
+// Joined stores (`joinwrite`): under TSO each buffered store says whether
+// it is joined to the thread's next store; a flush moves the oldest store
+// and every store joined after it, and only when the last of them is not
+// joined (the group is closed). Under SC a joinwrite is a write; under PSO
+// a program with one is refused (unknown), as the engines refuse it.
+// Goal terms with views also ask that no thread holds the lock and that
+// each thread's view of a cell (what it would read there) compares as asked.
 
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -22,6 +30,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,7 +73,8 @@ struct BruteStep {
     std::size_t thread = 0;
     bool flush = false;
     TransitionId transition; // not a flush
-    Value addr = 0;          // a flush
+    Value addr = 0;          // a flush: the address of its first store
+    std::size_t stores = 1;  // a flush: how many stores it moves (a joined group: several)
 };
 
 struct BruteResult {
@@ -78,12 +89,20 @@ struct BruteResult {
     std::optional<std::size_t> distance;
 };
 
+// A store in a TSO buffer; `joined`: joined to the thread's next store.
+struct BruteStore {
+    Value addr = 0;
+    Value value = 0;
+    bool joined = false;
+    friend auto operator<=>(const BruteStore&, const BruteStore&) = default;
+};
+
 struct BruteState {
-    std::vector<std::uint32_t> pcs;          // by thread
-    std::vector<std::vector<Value>> regs;    // by thread, by register
-    std::map<Value, Value> mem;              // zero cells erased: equal memories compare equal
-    std::optional<std::uint32_t> lockHolder; // thread holding the lock
-    std::vector<std::vector<std::pair<Value, Value>>> fifo;   // TSO, by thread: (addr, value)
+    std::vector<std::uint32_t> pcs;            // by thread
+    std::vector<std::vector<Value>> regs;      // by thread, by register
+    std::map<Value, Value> mem;                // zero cells erased: equal memories compare equal
+    std::optional<std::uint32_t> lockHolder;   // thread holding the lock
+    std::vector<std::vector<BruteStore>> fifo; // TSO, by thread, oldest first
     std::vector<std::map<Value, std::vector<Value>>> perAddr; // PSO, by thread: empty ones erased
 
     friend auto operator<=>(const BruteState&, const BruteState&) = default;
@@ -98,7 +117,9 @@ class BruteForce {
         for (const Thread& t : p.threads) {
             std::size_t writes = 0;
             for (TransitionId id : t.transitions) {
-                writes += p.transition(id).instr.kind == InstrKind::Write ? 1 : 0;
+                const Instruction& in = p.transition(id).instr;
+                writes += in.kind == InstrKind::Write ? 1 : 0;
+                hasJoined_ = hasJoined_ || (in.kind == InstrKind::Write && in.joined);
             }
             bound_.push_back(std::max(o.bufferBound, writes));
         }
@@ -117,13 +138,17 @@ class BruteForce {
         init.perAddr.resize(p_.threads.size());
 
         BruteResult res;
+        if (o_.model == BruteModel::PSO && hasJoined_) {
+            res.reason = "joined stores (joinwrite) have no PSO semantics";
+            return res;
+        }
         std::map<BruteState, std::size_t> dist; // node addresses are stable: the queue keeps them
         std::deque<const std::pair<const BruteState, std::size_t>*> queue;
         queue.push_back(&*dist.emplace(init, 0).first);
         if (o_.onState) {
             o_.onState(init);
         }
-        if (!o_.noGoal && g_.satisfiedBy(init.pcs)) {
+        if (!o_.noGoal && goalHolds(init)) {
             res.verdict = BruteVerdict::Reachable;
             res.distance = 0;
             res.states = 1;
@@ -157,7 +182,7 @@ class BruteForce {
                 if (o_.onState) {
                     o_.onState(n);
                 }
-                const bool goal = !o_.noGoal && g_.satisfiedBy(n.pcs);
+                const bool goal = !o_.noGoal && goalHolds(n);
                 queue.push_back(&*dist.emplace(std::move(n), d + 1).first);
                 if (o_.recordPath) {
                     parent.emplace(&queue.back()->first, std::pair(&node->first, steps[i]));
@@ -199,6 +224,55 @@ class BruteForce {
         return path;
     }
 
+    // Some term of the goal holds in s: its threads are in states it
+    // accepts and, if it has views, no thread holds the lock and each view
+    // compares as asked.
+    bool goalHolds(const BruteState& s) const {
+        for (std::size_t term = 0; term < g_.termCount(); ++term) {
+            if (termHolds(s, term)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    bool termHolds(const BruteState& s, std::size_t term) const {
+        for (std::size_t t = 0; t < s.pcs.size(); ++t) {
+            if (!g_.termAccepts(term, ThreadId(static_cast<std::uint32_t>(t)), StateId(s.pcs[t]))) {
+                return false;
+            }
+        }
+        const std::span<const ViewAtom> views = g_.termViews(term);
+        if (views.empty()) {
+            return true;
+        }
+        if (s.lockHolder) {
+            return false; // a block is one instant for the others: not looked at
+        }
+        return std::all_of(views.begin(), views.end(), [&](const ViewAtom& v) {
+            return compares(v.op, load(s, v.thread.index(), v.addr), v.value);
+        });
+    }
+
+    static bool compares(ExprOp op, Value a, Value b) {
+        switch (op) {
+        case ExprOp::Eq:
+            return a == b;
+        case ExprOp::Ne:
+            return a != b;
+        case ExprOp::Lt:
+            return a < b;
+        case ExprOp::Le:
+            return a <= b;
+        case ExprOp::Gt:
+            return a > b;
+        case ExprOp::Ge:
+            return a >= b;
+        default:
+            throw std::logic_error("brute force: a view compared by a non-comparison");
+        }
+    }
+
     Value eval(const BruteState& s, std::size_t t, ExprRef e) {
         return evaluate(p_.expr(e), s.regs[t], stack_);
     }
@@ -230,8 +304,8 @@ class BruteForce {
     Value load(const BruteState& s, std::size_t t, Value addr) const {
         if (o_.model == BruteModel::TSO) {
             for (auto it = s.fifo[t].rbegin(); it != s.fifo[t].rend(); ++it) {
-                if (it->first == addr) {
-                    return it->second;
+                if (it->addr == addr) {
+                    return it->value;
                 }
             }
         }
@@ -286,12 +360,15 @@ class BruteForce {
                         store(n.mem, a, v);
                         break;
                     }
-                    if (inBuffer >= bound_[t]) {
+                    // At most kMaxJoined stores of a buffer may be joined
+                    // (language.md): one beyond is blocked like the bound.
+                    const bool joined = in.joined && o_.model == BruteModel::TSO;
+                    if (inBuffer >= bound_[t] || (joined && inBuffer >= kMaxJoined)) {
                         skipped = true;
                         continue;
                     }
                     if (o_.model == BruteModel::TSO) {
-                        n.fifo[t].emplace_back(a, v);
+                        n.fifo[t].push_back({a, v, joined});
                     } else {
                         n.perAddr[t][a].push_back(v);
                     }
@@ -354,14 +431,10 @@ class BruteForce {
                 out.push_back(std::move(n));
                 steps.push_back({t, false, id, 0});
             }
-            // Flushes: the oldest store of the buffer (TSO) or of any one
-            // per-address buffer (PSO) goes to memory.
-            if (o_.model == BruteModel::TSO && !s.fifo[t].empty()) {
-                BruteState n = s;
-                store(n.mem, n.fifo[t].front().first, n.fifo[t].front().second);
-                steps.push_back({t, true, TransitionId(), n.fifo[t].front().first});
-                n.fifo[t].erase(n.fifo[t].begin());
-                out.push_back(std::move(n));
+            // Flushes: the oldest store of the buffer (TSO, with the stores
+            // joined to it) or of any one per-address buffer (PSO) goes to memory.
+            if (o_.model == BruteModel::TSO) {
+                flushGroup(s, t, out, steps);
             }
             if (o_.model == BruteModel::PSO) {
                 for (const auto& [addr, values] : s.perAddr[t]) {
@@ -380,9 +453,34 @@ class BruteForce {
         return skipped;
     }
 
+    // Under TSO: the oldest store of t's buffer and the stores joined after
+    // it reach memory in one step, in order, once the last is not joined.
+    void flushGroup(const BruteState& s, std::size_t t, std::vector<BruteState>& out,
+                    std::vector<BruteStep>& steps) const {
+        const std::vector<BruteStore>& fifo = s.fifo[t];
+        std::size_t group = 0;
+        while (group < fifo.size() && fifo[group].joined) {
+            ++group;
+        }
+        if (group == fifo.size()) {
+            return; // empty, or its group still open
+        }
+        ++group; // the store that closes the group
+        BruteState n = s;
+        for (std::size_t i = 0; i < group; ++i) {
+            store(n.mem, fifo[i].addr, fifo[i].value);
+        }
+        n.fifo[t].erase(n.fifo[t].begin(), n.fifo[t].begin() + static_cast<std::ptrdiff_t>(group));
+        out.push_back(std::move(n));
+        steps.push_back({t, true, TransitionId(), fifo.front().addr, group});
+    }
+
+    static constexpr std::size_t kMaxJoined = 31;
+
     const Program& p_;
     const Goal& g_;
     BruteOptions o_;
+    bool hasJoined_ = false; // some write is a joinwrite
     std::vector<Value> stack_;
     std::vector<std::size_t> bound_; // by thread
 };

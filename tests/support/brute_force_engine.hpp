@@ -20,6 +20,7 @@ class BruteForceEngine final : public reach::Engine {
     explicit BruteForceEngine(reach::MemoryModel model) : model_(model) {}
     [[nodiscard]] std::string_view name() const override { return "brute-force"; }
     [[nodiscard]] reach::MemoryModel model() const override { return model_; }
+    [[nodiscard]] bool takesGoalViews() const override { return true; }
 
     reach::Result run(const Program& program, const Goal& goal,
                       const reach::Options& options) override {
@@ -64,6 +65,12 @@ class BruteForceEngine final : public reach::Engine {
             if (s.flush) {
                 step.kind = reach::StepKind::Flush;
                 step.addr = s.addr;
+                // A joined group's flush: one flush of the thread per store,
+                // in a row; the replay fills in the later addresses.
+                for (std::size_t more = 1; more < s.stores; ++more) {
+                    t.steps.push_back(step);
+                    step.addr.reset();
+                }
             } else {
                 step.transition = s.transition;
             }

@@ -113,10 +113,7 @@ class Replayer {
             pcs.push_back(s.index());
         }
         auto view = [&](ThreadId t, Value addr) { return load(t.index(), addr).first; };
-        if (g_.hasViews() && m_.lockHolder) {
-            return fail(0, "a goal on views of memory holds only while no thread holds the lock");
-        }
-        if (std::optional<std::size_t> term = g_.satisfiedTerm(pcs, view)) {
+        if (std::optional<std::size_t> term = g_.satisfiedTerm(pcs, view, !m_.lockHolder)) {
             goalTerm_ = *term;
             return ReplayOutcome{true, 0, {}, {}, 0, {}};
         }
@@ -135,8 +132,11 @@ class Replayer {
                 }
             }
         }
-        if (why.empty()) { // the states are accepted: a view is not
-            why = "the goal's conditions on views of memory do not hold at the goal step";
+        if (why.empty()) { // the states are accepted: a view is not, or the lock is held
+            why = m_.lockHolder ? "a goal term on views of memory holds only while no thread "
+                                  "holds the lock"
+                                : "the goal's conditions on views of memory do not hold at the "
+                                  "goal step";
         }
         return fail(0, why);
     }

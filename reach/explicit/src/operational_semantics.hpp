@@ -101,14 +101,11 @@ template <class Policy> class OperationalSemantics {
         if (!g.hasViews()) {
             return g.satisfiedBy(s);
         }
-        if (s[lockWord_] != noLockHolder) {
-            return false; // views are not read inside a block (goal.hpp)
-        }
         auto view = [&](ThreadId t, Value addr) {
             const std::size_t k = t.index();
             return load(s, k, bufBase(s, k), slotOf(addr), addr).first;
         };
-        return g.satisfiedTerm(s, view).has_value();
+        return g.satisfiedTerm(s, view, s[lockWord_] == noLockHolder).has_value();
     }
 
     // True once a store was blocked by the buffer bound: the search was then
@@ -541,6 +538,9 @@ template <class Policy> class OperationalSemantics {
     // How many entries after entry i of thread t's buffer flush with it.
     [[nodiscard]] std::size_t joinedAfter(std::span<const StateWord> s, std::size_t t,
                                           std::size_t i) const {
+        if (i >= kMaxJoined) {
+            return 0; // no joined bit so far up (and no shift past 63)
+        }
         std::uint64_t bits = joinedBits(s[bufLenWord_ + t]) >> i;
         std::size_t n = 0;
         for (; (bits & 1U) != 0; bits >>= 1) {

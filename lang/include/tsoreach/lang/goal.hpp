@@ -4,11 +4,12 @@
 // is in one of its accepted states. Most goals have one term; Memorax's
 // `forbidden A B; C D` and repeated `--goal` options give several.
 // A term may also ask for views (ViewAtom): conditions on what a thread
-// would read from one cell in the goal state. A goal with views holds only
+// would read from one cell in the goal state. A term with views holds only
 // in states where no thread holds the lock: a locked or atomic block is one
-// instant for the others, and its inner states are not observed. Only engines that evaluate
-// them on a whole state take such goals (Goal::hasViews; the explicit
-// engine and the replay checker); runChecked refuses them for the others.
+// instant for the others, and its inner states are not observed (terms
+// without views are not so restricted). Only engines that evaluate views
+// on a whole state take such goals (Goal::hasViews; the explicit engine
+// and the replay checker); runChecked refuses them for the others.
 
 #include "tsoreach/lang/expr.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -83,12 +84,14 @@ class Goal {
         return satisfiedTerm(pcs).has_value();
     }
     // The first term that `pcs` and the views satisfy: view(thread, addr)
-    // gives the thread's view of the cell in the state.
+    // gives the thread's view of the cell in the state; a term with views
+    // needs `lockFree` (no thread holds the lock in the state).
     template <class PcRange, class ViewOf>
-    [[nodiscard]] std::optional<std::size_t> satisfiedTerm(const PcRange& pcs,
-                                                           ViewOf&& view) const {
+    [[nodiscard]] std::optional<std::size_t> satisfiedTerm(const PcRange& pcs, ViewOf&& view,
+                                                           bool lockFree) const {
         for (std::size_t i = 0; i < terms_.size(); ++i) {
-            if (terms_[i].satisfiedBy(pcs) && viewsHold(terms_[i].views, view)) {
+            const Term& t = terms_[i];
+            if (t.satisfiedBy(pcs) && (t.views.empty() || (lockFree && viewsHold(t.views, view)))) {
                 return i;
             }
         }
