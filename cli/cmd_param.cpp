@@ -2,7 +2,7 @@
 // of processes of --procs (docs/parameterized.md). Exit 10 when some N is
 // unsafe (with the replayed trace of the first), 0 when every N asked for
 // is safe, 3 when some N is unknown and none unsafe. Without --procs, every
-// N at once (reach/backward, docs/backward.md): 0 safe for all N, 10 unsafe
+// N at once (param/, docs/backward.md): 0 safe for all N, 10 unsafe
 // (the backward path confirmed by the instance at its N, with that
 // instance's replayed trace), 3 unknown (a limit, or a path the instance
 // does not confirm).
@@ -67,9 +67,15 @@ std::string verdictWord(reach::Verdict v) {
     return "unknown";
 }
 
-// The trace as the .cub transitions it takes: "p2: t1", in order.
-std::string cubSteps(const Program& p, const reach::Trace& trace) {
-    std::string out;
+// One .cub transition of a trace: the process that takes it and its name.
+struct CubStep {
+    std::string process;    // "p2"
+    std::string transition; // "t1", "t3(q=1)", "unsafe"
+};
+
+// The trace as the .cub transitions it takes, in order.
+std::vector<CubStep> cubSteps(const Program& p, const reach::Trace& trace) {
+    std::vector<CubStep> out;
     for (const reach::TraceStep& s : trace.steps) {
         if (s.kind == reach::StepKind::Flush) {
             continue;
@@ -86,9 +92,58 @@ std::string cubSteps(const Program& p, const reach::Trace& trace) {
             origin != "unsafe" && origin.rfind("unsafe.", 0) != 0) {
             continue; // counted where the path returns to main
         }
-        out += "  " + t.name + ": " + origin + "\n";
+        out.push_back({t.name, origin});
     }
     return out;
+}
+
+// The same as lines "  p2: t1".
+std::string cubStepsText(const Program& p, const reach::Trace& trace) {
+    std::string out;
+    for (const CubStep& s : cubSteps(p, trace)) {
+        out += "  " + s.process + ": " + s.transition + "\n";
+    }
+    return out;
+}
+
+// The verdict of param's JSON documents.
+std::string verdictOf(int exitCode) {
+    return exitCode == exitViolated ? "unsafe" : exitCode == exitHolds ? "safe" : "unknown";
+}
+
+// The JSON of one N (docs/json.md, "param"): an item of `procs`, or the
+// `instance` of the all-N mode.
+nlohmann::ordered_json nJson(const NResult& r) {
+    nlohmann::ordered_json n{{"n", r.procs},
+                             {"verdict", verdictWord(r.verdict)},
+                             {"setups", r.setups},
+                             {"states", r.states},
+                             {"seconds", r.seconds}};
+    // A setup may be unknown before a later one is unsafe: the reason goes
+    // with the verdict unknown only.
+    if (r.verdict == reach::Verdict::Unknown) {
+        n["reason"] = r.reason;
+    }
+    if (r.witness) {
+        const Program& p = r.witness->program;
+        const reach::Trace& trace = *r.result.trace;
+        n["setup"] = r.witness->setup;
+        n["goal"] = r.witness->goal.describe(p);
+        nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+        for (const CubStep& s : cubSteps(p, trace)) {
+            steps.push_back({{"process", s.process}, {"transition", s.transition}});
+        }
+        n["transitions"] = std::move(steps);
+        n["trace"] = traceJson(p, trace);
+        n["goal_step"] = trace.goalStep;
+    }
+    return n;
+}
+
+// The document as printed: non-UTF-8 bytes of a file name replaced.
+std::string dumped(nlohmann::ordered_json j, const Context& ctx) {
+    j["warnings"] = warningsJson(ctx.warnings.all());
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 class ParamCommand final : public SearchCommand {
@@ -255,41 +310,27 @@ class ParamCommand final : public SearchCommand {
                     << (r.witness->setup.empty() ? "" : ", initial setup " + r.witness->setup)
                     << "; goal " << r.witness->goal.describe(p) << "\n";
                 out << "transitions taken (process: transition):\n"
-                    << cubSteps(p, *r.result.trace) << "\ntrace (replayed):\n"
+                    << cubStepsText(p, *r.result.trace) << "\ntrace (replayed):\n"
                     << traceTable(p, *r.result.trace);
             }
         }
         return out.str();
     }
 
+    // Instances mode (--procs, or a file's number_procs).
     std::string json(const std::vector<NResult>& results, const Context& ctx) const {
-        nlohmann::json j;
-        j["command"] = "param";
+        nlohmann::ordered_json j = jsonHeader("param");
+        j["mode"] = "instances";
         j["file"] = file_;
         j["model"] = ctx.model;
         j["engine"] = ctx.engine;
-        j["procs"] = nlohmann::json::array();
+        j["verdict"] = verdictOf(exitOf(results));
+        nlohmann::ordered_json procs = nlohmann::ordered_json::array();
         for (const NResult& r : results) {
-            nlohmann::json n{{"n", r.procs},
-                             {"verdict", verdictWord(r.verdict)},
-                             {"setups", r.setups},
-                             {"states", r.states},
-                             {"seconds", r.seconds}};
-            if (!r.reason.empty()) {
-                n["reason"] = r.reason;
-            }
-            if (r.witness) {
-                const Program& p = r.witness->program;
-                n["setup"] = r.witness->setup;
-                n["goal"] = r.witness->goal.describe(p);
-                n["transitions"] = cubSteps(p, *r.result.trace);
-                n["trace"] = traceTable(p, *r.result.trace);
-            }
-            j["procs"].push_back(std::move(n));
+            procs.push_back(nJson(r));
         }
-        const int code = exitOf(results);
-        j["verdict"] = code == exitViolated ? "unsafe" : code == exitHolds ? "safe" : "unknown";
-        return j.dump(2) + "\n";
+        j["procs"] = std::move(procs);
+        return dumped(std::move(j), ctx);
     }
 
     // The programs of --print, each after a comment line naming N and the
@@ -378,12 +419,11 @@ class ParamCommand final : public SearchCommand {
     }
 
     std::string allNJson(const AllN& a, const Context& ctx) const {
-        nlohmann::json j;
-        j["command"] = "param";
+        nlohmann::ordered_json j = jsonHeader("param");
+        j["mode"] = "all-n";
         j["file"] = file_;
         j["model"] = "tso";
-        j["mode"] = "all-n";
-        j["verdict"] = a.exitCode() == exitHolds ? "safe" : a.unsafe() ? "unsafe" : "unknown";
+        j["verdict"] = verdictOf(a.exitCode());
         if (!a.reason().empty()) {
             j["reason"] = a.reason();
         }
@@ -394,15 +434,16 @@ class ParamCommand final : public SearchCommand {
                       {"solver_calls", st.solverCalls}};
         if (!a.search.path.empty()) {
             j["path_procs"] = a.search.procs;
-            j["path"] = nlohmann::json::array();
+            nlohmann::ordered_json path = nlohmann::ordered_json::array();
             for (const auto& [name, procs] : a.search.path) {
-                j["path"].push_back({{"transition", name}, {"procs", procs}});
+                path.push_back({{"transition", name}, {"procs", procs}});
             }
+            j["path"] = std::move(path);
         }
         if (a.instance) {
-            j["instance"] = nlohmann::json::parse(json({*a.instance}, ctx));
+            j["instance"] = nJson(*a.instance);
         }
-        return j.dump(2) + "\n";
+        return dumped(std::move(j), ctx);
     }
 
     std::string procs_;

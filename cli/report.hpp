@@ -19,6 +19,8 @@
 #include "tsoreach/reach/replay.hpp"
 #include "tsoreach/robustness/fence_synthesis.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -144,5 +146,10 @@ std::unique_ptr<ReportFormat> outputFormat(bool json, const Warnings& warnings);
 
 // A trace as the table of the text reports (also explore --print-traces).
 std::string traceTable(const Program& p, const reach::Trace& trace);
+
+// A trace as the `trace` array of the JSON reports (docs/json.md, "Trace
+// steps"; also param's instance traces): one object per step, with the
+// buffers after it under TSO and PSO.
+nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace);
 
 } // namespace tsoreach::cli

@@ -32,6 +32,8 @@ nlohmann::ordered_json storesJson(const Program& p, const std::vector<BufferedSt
     return out;
 }
 
+} // namespace
+
 nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     const std::vector<BufferView> buffers = buffersAfterSteps(p, trace);
@@ -81,6 +83,8 @@ nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
     }
     return out;
 }
+
+namespace {
 
 nlohmann::ordered_json jsonReport(const Program& p, const Goal& g, const RunInfo& info,
                                   const reach::Result& r) {

@@ -283,6 +283,12 @@ TEST_F(ParamCli, SafeForEveryNAskedFor) {
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("\"verdict\": \"safe\""), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"n\": 3"), std::string::npos) << r.out;
+    // The header of every JSON document (docs/json.md), then the mode.
+    EXPECT_EQ(r.out.rfind("{\n  \"tool\": \"tsoreach\",", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\"schema_version\": 1,\n  \"command\": \"param\",\n  \"mode\": "
+                         "\"instances\""),
+              std::string::npos)
+        << r.out;
 }
 
 // --print shows each setup's program, which `reach --goal` checks as printed.
@@ -323,6 +329,11 @@ TEST_F(ParamCli, EveryNAtOnce) {
     EXPECT_NE(unsafe.out.find("\"mode\": \"all-n\""), std::string::npos) << unsafe.out;
     EXPECT_NE(unsafe.out.find("\"verdict\": \"unsafe\""), std::string::npos) << unsafe.out;
     EXPECT_NE(unsafe.out.find("\"transition\": \"t2\""), std::string::npos) << unsafe.out;
+    // The instance's trace as reach --json's steps, its .cub transitions as objects.
+    EXPECT_NE(unsafe.out.find("\"instance\": {"), std::string::npos) << unsafe.out;
+    EXPECT_NE(unsafe.out.find("\"process\": \"p"), std::string::npos) << unsafe.out;
+    EXPECT_NE(unsafe.out.find("\"kind\": \"flush\""), std::string::npos) << unsafe.out;
+    EXPECT_NE(unsafe.out.find("\"goal_step\": "), std::string::npos) << unsafe.out;
     const test::CliOutcome limited = run("param '" + kCorpus + "arbiter_v2_N.cub' --max-states 50");
     EXPECT_EQ(limited.code, 3) << limited.out << limited.err;
     EXPECT_NE(limited.out.find("unknown"), std::string::npos) << limited.out;

@@ -7,7 +7,8 @@ Runs the built tsoreach with --json over real inputs: every example
 (examples/*.txt, examples/litmus/*.litmus, any examples/**/*.rmm), a few
 Memorax tests of tests/corpus (.rmm) and tests/data/json-every-step.txt
 (every kind of trace step), with each subcommand and the models and engines
-that apply; over limits that make the answer unknown (--max-states, a
+that apply; param over a few Cubicle-W systems of tests/corpus/cubicle-w
+(each N of --procs, a number_procs file, every N at once); over limits that make the answer unknown (--max-states, a
 --timeout already past); and over inputs and command lines that are
 errors. For each run it checks that stdout is exactly one JSON object,
 that the object is valid under the schema, and that the exit code agrees
@@ -48,6 +49,9 @@ RMM_TESTS = [
     "tests/corpus/memorax/clh.rmm",
     "tests/corpus/memorax/sense_rev_bar.rmm",
 ]
+
+# Cubicle-W systems (.cub) for param: the directory of the corpus.
+CUB = "tests/corpus/cubicle-w/"
 
 # Every search is bounded, so that no input can make the test slow; the
 # answers that a run under this limit may change are not what is checked.
@@ -110,6 +114,26 @@ def command_lines(files, scratch):
                 ["fences", "--target", "robustness"]):
         runs.append(cmd[:1] + ["examples/sb.txt"] + cmd[1:] + PAST)
 
+    # param (docs/parameterized.md): each N of --procs (safe, unsafe under
+    # TSO and under SC, unknown at a state limit), the Ns of a number_procs
+    # file, and every N at once (safe, unsafe with the confirming instance,
+    # unknown at a node limit). Each takes milliseconds.
+    runs += [
+        ["param", CUB + "mutex_N_us.cub", "--procs", "2..3"] + LIMIT,
+        ["param", CUB + "mutex_N_us.cub", "--procs", "2..3", "--engine", "explicit"] + LIMIT,
+        ["param", CUB + "mutex_N.cub", "--procs", "2..3"] + LIMIT,
+        ["param", CUB + "mutex_N.cub", "--procs", "2..3", "--model", "sc"] + LIMIT,
+        ["param", CUB + "spinlock_N_us.cub", "--procs", "2", "--model", "sc"] + LIMIT,
+        ["param", CUB + "mutex_N.cub", "--procs", "2..3", "--max-states", "5"],
+        ["param", CUB + "dekker_2_us.cub"] + LIMIT,
+        ["param", CUB + "dekker_2.cub"] + LIMIT,
+        ["param", CUB + "mutex_N.cub"] + LIMIT,
+        ["param", CUB + "mutex_N_us.cub"] + LIMIT,
+        ["param", CUB + "arbiter_v2_N.cub", "--max-states", "50"],
+        ["param", CUB + "mutex_N.cub"] + PAST,
+        ["param", CUB + "mutex_N.cub", "--procs", "2"] + PAST,
+    ]
+
     # Errors: input errors (a missing file, syntax errors, a goal state
     # no transition mentions) and usage errors (bad values and options).
     syntax = write(scratch, "syntax.txt", "thread t\ninitial a\ntransition a b jump 3\nend\n")
@@ -136,6 +160,12 @@ def command_lines(files, scratch):
          os.path.join(missing, "out.txt")],
         ["explore", "examples/peterson.txt", "--max-states", "many"],
         ["print", "examples/sb.txt"],
+        ["param", missing],
+        ["param", syntax, "--procs", "2"],
+        ["param", CUB + "mutex_N.cub", "--procs", "2", "--model", "pso"],
+        ["param", CUB + "mutex_N.cub", "--procs", "3..2"],
+        ["param", CUB + "dekker_2.cub", "--procs", "3"],
+        ["param", CUB + "mutex_N.cub", "--model", "sc"],
         [],
     ]
     return runs
@@ -164,6 +194,8 @@ def kind_of(branch, doc):
         return (branch, doc["engine"], "complete" if doc["complete"] else "incomplete")
     if branch == "replay":
         return ("replay", doc["verdict"])
+    if branch in ("param_instances", "param_all_n"):
+        return ("param", doc["mode"], doc["verdict"])
     if branch == "error":
         return ("error", doc["error"])
     return (branch,)
@@ -179,6 +211,7 @@ REQUIRED_KINDS = (
     + [("fences", "safety", o) for o in ("found", "impossible", "unknown")]
     + [(c, e, x) for c, engines in (("explore", ("dpor", "rf")), ("outcomes", ("explicit", "dpor")))
        for e in engines for x in ("complete", "incomplete")]
+    + [("param", m, v) for m in ("instances", "all-n") for v in ("safe", "unsafe", "unknown")]
     + [("replay", "valid"), ("replay", "invalid"), ("error", "input"), ("error", "usage"),
        ("stopped",)]
 )
@@ -198,6 +231,8 @@ def expected_exit(doc):
         return 10 if verdict == "not-robust" else 0
     if command == "replay":
         return 0 if verdict == "valid" else 10
+    if command == "param":
+        return 10 if verdict == "unsafe" else 0
     if command == "fences":
         return {"found": 0, "impossible": 10, "unknown": 3}[doc["outcome"]]
     if command == "outcomes" and not doc.get("diff", {"complete": True})["complete"]:
@@ -290,7 +325,7 @@ def mutations(doc):
         out.append((f"'{key}' removed", removed))
     for key, value in (("schema_version", 2), ("schema_version", "1"), ("tool", "other"),
                        ("verdict", "maybe"), ("model", "arm"), ("engine", "nonesuch"),
-                       ("complete", "yes"), ("outcome", "done")):
+                       ("complete", "yes"), ("outcome", "done"), ("mode", "both")):
         if key in doc:
             changed = copy.deepcopy(doc)
             changed[key] = value
@@ -304,6 +339,7 @@ def mutations(doc):
     stepped = copy.deepcopy(doc)
     traces = [stepped.get("trace"), stepped.get("sc_trace")]
     traces += [w["trace"] for w in stepped.get("witnesses", [])]
+    traces += [n.get("trace") for n in stepped.get("procs", []) + [stepped.get("instance", {})]]
     traces = [t for t in traces if t]
     if traces:
         traces[0][0]["thread_name"] = traces[0][0].pop("thread")
