@@ -12,7 +12,7 @@
 #include "tsoreach/frontends/cub/instantiate.hpp"
 #include "tsoreach/frontends/cub/parser.hpp"
 #include "tsoreach/lang/printer.hpp"
-#include "tsoreach/reach/backward.hpp"
+#include "tsoreach/param/backward.hpp"
 #include "tsoreach/reach/result.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The all-N mode (`tsoreach param FILE.cub`, reach/backward, docs/backward.md)
+# The all-N mode (`tsoreach param FILE.cub`, param/, docs/backward.md)
 # on the nine programs of Cubicle-W's Table 1, each with a time limit
 # (SECONDS, default 60): verdict, reason, statistics and wall time per file.
 # Usage: scripts/backward_table1.sh [TSOREACH [SECONDS]]

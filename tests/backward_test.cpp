@@ -1,4 +1,4 @@
-// The all-N mode (reach/backward, docs/backward.md): the Table 1 programs of
+// The all-N mode (param/, docs/backward.md): the Table 1 programs of
 // Cubicle-W's paper get the verdicts its table claims, hand-made systems
 // get the verdicts derived in their comments, and every system it proves
 // safe is also safe at N = 2 and 3 by the fixed-N instances.
@@ -7,7 +7,7 @@
 #include "tsoreach/frontends/cub/instantiate.hpp"
 #include "tsoreach/frontends/cub/parser.hpp"
 #include "tsoreach/frontends/front_end.hpp"
-#include "tsoreach/reach/backward.hpp"
+#include "tsoreach/param/backward.hpp"
 #include "tsoreach/reach/engine.hpp"
 
 

@@ -1,4 +1,4 @@
-#include "tsoreach/reach/backward.hpp"
+#include "tsoreach/param/backward.hpp"
 
 #include "cube.hpp"
 #include "preimage.hpp"
