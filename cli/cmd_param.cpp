@@ -174,6 +174,10 @@ class ParamCommand final : public SearchCommand {
         }
         engines::Settings settings = commonSettings();
         const cub::System sys = cub::parseCub(readProgramText(file_), file_);
+        if (sys.unsafes.empty()) {
+            throw InputError(file_, SourcePos{1, 1},
+                             "the system has no 'unsafe' cube: nothing to check");
+        }
         if (procs_.empty() && sys.numberProcs) {
             // Every N is 1..number_procs: the instances decide them all.
             procs_ = "1.." + std::to_string(std::max<std::size_t>(*sys.numberProcs, 1));
@@ -239,8 +243,13 @@ class ParamCommand final : public SearchCommand {
             } else {
                 const engines::EngineEntry& entry = chosenEngine(ctx, reach::MemoryModel::TSO);
                 completeSettings(settings, entry);
-                a.instance = check(sys, n, entry, reach::MemoryModel::TSO, settings.options);
-                if (a.instance->verdict != reach::Verdict::Reachable) {
+                try {
+                    a.instance = check(sys, n, entry, reach::MemoryModel::TSO, settings.options);
+                } catch (const InputError& e) { // a construct only the search takes
+                    a.unconfirmed = "the instance at N=" + std::to_string(n) +
+                                    " cannot be built: " + e.message();
+                }
+                if (a.instance && a.instance->verdict != reach::Verdict::Reachable) {
                     a.unconfirmed = "the instance at N=" + std::to_string(n) + " is " +
                                     verdictWord(a.instance->verdict) +
                                     (a.instance->reason.empty() ? "" : ": " + a.instance->reason);

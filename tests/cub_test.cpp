@@ -11,6 +11,7 @@
 #include "tsoreach/frontends/front_end.hpp"
 #include "tsoreach/reach/engine.hpp"
 
+#include <chrono>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -339,6 +340,54 @@ TEST_F(ParamCli, EveryNAtOnce) {
     EXPECT_NE(limited.out.find("unknown"), std::string::npos) << limited.out;
     EXPECT_EQ(run("param '" + kCorpus + "mutex_N.cub' --model sc").code, 2);
     EXPECT_EQ(run("param '" + kCorpus + "mutex_N.cub' --print").code, 2);
+}
+
+// Found by a differential campaign (scripts/cub_fuzz.py): an unbound index
+// in a weak write crashed the search; one pre-image's value search ignored
+// --timeout for minutes; a path whose instance the translation refuses
+// exited 2 after the search; no unsafe cube was "safe for all N".
+TEST_F(ParamCli, EveryNAtOnceOnCampaignFindings) {
+    const std::string head = "type loc = L0 | L1\narray PC[proc] : loc\n";
+    const test::CliOutcome all =
+        run("param '" +
+            write("all.cub", head + "weak array A[proc] : bool\ninit (p) { PC[p] = L0 && A[p] = "
+                                    "False }\nunsafe (p1) { PC[p1] = L1 }\ntransition t ([p])\n"
+                                    "requires { PC[p] = L0 }\n{ PC[p] := L1; A[j] := True }\n") +
+            "'");
+    EXPECT_EQ(all.code, 2) << all.out << all.err;
+    EXPECT_NE(all.err.find("all.cub:8:16: error:"), std::string::npos) << all.err;
+    const test::CliOutcome refused = run(
+        "param '" +
+        write("case.cub", head + "weak var X : bool\ninit (p) { PC[p] = L0 && X = False }\n"
+                                 "unsafe (p1) { PC[p1] = L1 }\ntransition t ([p])\nrequires { "
+                                 "PC[p] = L0 }\n{ PC[p] := L1; X := case | PC[p] = L0 : True }\n") +
+        "'");
+    EXPECT_EQ(refused.code, 3) << refused.out << refused.err;
+    EXPECT_NE(refused.out.find("cannot be built"), std::string::npos) << refused.out;
+    const test::CliOutcome none =
+        run("param '" +
+            write("none.cub", head + "init (p) { PC[p] = L0 }\ntransition t ([p]) "
+                                     "requires { PC[p] = L0 } { PC[p] := L1 }\n") +
+            "'");
+    EXPECT_EQ(none.code, 2) << none.out;
+    const std::string slow =
+        "type loc = L0 | L1 | L2 | L3 | L4 | L5\narray PC[proc] : loc\n"
+        "weak array A[proc] : bool\nweak array B[proc] : bool\nweak array F[proc] : bool\n"
+        "init (p) { PC[p] = L0 && A[p] = False && B[p] = False && F[p] = False }\n"
+        "unsafe (p1 p2) { PC[p1] = L5 && PC[p2] = L2 }\n"
+        "transition t1 ([p] q) requires { PC[p] = L2 && F[q] = False } { PC[p] := L4 }\n"
+        "transition t2 ([p]) requires { PC[p] = L1 } { PC[p] := case | B[p] = False : L0 | _ "
+        ": L0; B[p] := True; A[p] := F[p] }\n"
+        "transition t3 ([p] q) requires { PC[p] = L2 && A[q] = False && B[p] = False && "
+        "forall_other j. F[j] <> False } { PC[p] := L3; A[p] := False }\n"
+        "transition t4 ([p] q r) requires { PC[p] = L3 && q = q } { PC[p] := L4 }\n"
+        "transition t5 ([p]) requires { PC[p] = L4 && B[p] = False } { PC[p] := L5 }\n";
+    const auto start = std::chrono::steady_clock::now();
+    const test::CliOutcome limited = run("param '" + write("slow.cub", slow) + "' --timeout 1");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(limited.code, 3) << limited.out << limited.err;
+    EXPECT_LT(seconds, 30.0) << limited.out; // was 300 s for a 6 s limit
 }
 
 } // namespace

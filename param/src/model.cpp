@@ -2,6 +2,8 @@
 
 #include "tsoreach/lang/source.hpp"
 
+#include <algorithm>
+
 namespace tsoreach::backward {
 
 Model::Model(const cub::System& s) : sys(s) {
@@ -32,6 +34,12 @@ void Model::checkWritesOwned() {
         for (const cub::Action& a : t.actions) {
             if (const int w = weakIndex(a.cell); w >= 0) {
                 Weak& cell = weaks[static_cast<std::size_t>(w)];
+                if (cell.array && std::find(t.params.begin(), t.params.end(), a.indices.at(0)) ==
+                                      t.params.end()) {
+                    refuse(a.pos, "an assignment to every cell of weak array " + a.cell + " (" +
+                                      a.cell + "[" + a.indices.at(0) +
+                                      "] with an index that is not a parameter)");
+                }
                 cell.ownerWritten = cell.ownerWritten && a.indices.at(0) == t.params.at(0);
                 continue;
             }

@@ -345,7 +345,15 @@ bool Store::search() {
     for (std::size_t r : open) {
         set[r] = true;
     }
-    for (;;) { // an odometer over the open variables' values
+    // An odometer over the open variables' values, within kMaxAssignments:
+    // past it "satisfiable", which keeps every caller sound (a node kept, a
+    // cover or an implication not claimed, an initial state not excluded)
+    // and bounds the time between two polls of the limits.
+    constexpr std::uint64_t kMaxAssignments = 1U << 16;
+    for (std::uint64_t tried = 0;; ++tried) {
+        if (tried == kMaxAssignments) {
+            return true;
+        }
         for (std::size_t i = 0; i < open.size(); ++i) {
             value[open[i]] = valueOf(open[i], digit[i]);
         }
