@@ -45,7 +45,7 @@ const char* name(V v) {
 
 // Table 1 of the paper, the files this search decides within seconds;
 // lamport_N_us, lamport_N and arbiter_v2_N run longer (they answer unknown
-// at the test's limit) and are in scripts/backward_table1.sh.
+// at the test's limit) and are in bench/param_alln.sh.
 TEST(Backward, TableOneFiles) {
     struct Case {
         const char* file;
