@@ -3,6 +3,7 @@
 #include "tsoreach/lang/source.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace tsoreach::backward {
 
@@ -24,11 +25,40 @@ Model::Model(const cub::System& s) : sys(s) {
         }
     }
     checkWritesOwned();
+    findWrittenTogether();
+}
+
+void Model::findWrittenTogether() {
+    const std::size_t count = weaks.size();
+    together.assign(count, std::vector<bool>(count, true));
+    for (std::size_t a = 0; a < count; ++a) {
+        together[a][a] = false;
+    }
+    for (const cub::TransitionDecl& t : sys.transitions) {
+        // Per weak cell, its index list when written unconditionally here.
+        std::vector<std::optional<std::vector<std::string>>> at(count);
+        std::vector<bool> conditional(count, false);
+        for (const cub::Action& a : t.actions) {
+            if (const int w = weakIndex(a.cell); w >= 0) {
+                const auto u = static_cast<std::size_t>(w);
+                conditional[u] =
+                    conditional[u] || at[u] || a.branches.size() != 1 || a.branches[0].cond;
+                at[u] = a.indices;
+            }
+        }
+        for (std::size_t a = 0; a < count; ++a) {
+            for (std::size_t b = 0; b < count; ++b) {
+                together[a][b] =
+                    together[a][b] && !conditional[a] && !conditional[b] && at[a] == at[b];
+            }
+        }
+    }
 }
 
 void Model::checkWritesOwned() {
     for (Weak& w : weaks) {
         w.ownerWritten = w.array;
+        w.holdsWriter = w.type.kind == VarType::Kind::Proc;
     }
     for (const cub::TransitionDecl& t : sys.transitions) {
         for (const cub::Action& a : t.actions) {
@@ -41,6 +71,10 @@ void Model::checkWritesOwned() {
                                       "] with an index that is not a parameter)");
                 }
                 cell.ownerWritten = cell.ownerWritten && a.indices.at(0) == t.params.at(0);
+                for (const cub::Branch& b : a.branches) {
+                    cell.holdsWriter = cell.holdsWriter && b.value.kind == cub::Term::Kind::Name &&
+                                       b.value.name == t.params.at(0) && b.value.offset == 0;
+                }
                 continue;
             }
             const int l = localIndex(a.cell);

@@ -27,6 +27,9 @@ struct Weak {
     // Every write to A[j] is by process j: the cell has one writer, so the
     // order its writes reach memory is the writer's program order.
     bool ownerWritten = false;
+    // Every write to the cell stores its writer (`X := p`, p the moving
+    // process): a write of another process than p never holds p.
+    bool holdsWriter = false;
 };
 
 class Model {
@@ -36,6 +39,9 @@ class Model {
     const cub::System& sys;
     std::vector<Local> locals;
     std::vector<Weak> weaks;
+    // together[a][b]: every step that writes a cell of a writes the cell of b
+    // at the same index, unconditionally, and the other way round.
+    std::vector<std::vector<bool>> together;
 
     [[nodiscard]] int localIndex(const std::string& name) const;
     [[nodiscard]] int weakIndex(const std::string& name) const;
@@ -45,6 +51,7 @@ class Model {
 
   private:
     void checkWritesOwned();
+    void findWrittenTogether();
 };
 
 // Where the variables of a formula's cells come from.

@@ -102,6 +102,10 @@ class Step {
                   std::vector<Node>& out);
     [[nodiscard]] bool addEvents(Node& n, const std::vector<Access>& writes, bool fence,
                                  std::size_t& writer) const;
+    [[nodiscard]] bool cohereWrite(std::vector<Node>& cur, std::size_t old, const Access& w,
+                                   std::size_t writer) const;
+    [[nodiscard]] bool satisfyWrite(std::vector<Node>& cur, std::size_t old, const Access& w,
+                                    std::size_t writer) const;
 
     const Model& m_;
     const cub::TransitionDecl& t_;
@@ -153,7 +157,7 @@ std::vector<ActionAlt> Step::alternatives(const cub::Action& a) {
 // `w` to its cell (docs/backward.md, "Satisfying reads"). Each alternative
 // returns false when it closes a cycle.
 std::vector<Node> satisfy(const Node& n, std::size_t e, std::size_t ri, std::size_t w,
-                          const Access& written, std::uint32_t writer, bool ownerWritten) {
+                          const Access& written, std::uint32_t writer, const Weak& cell) {
     std::vector<Node> out;
     const Access& r = n.events[e].reads[ri];
     const bool same = n.events[e].proc == writer;
@@ -190,9 +194,13 @@ std::vector<Node> satisfy(const Node& n, std::size_t e, std::size_t ri, std::siz
     a.notInit = true;
     a.ownExcluded = a.ownExcluded || same;
     a.after.push_back(static_cast<std::uint32_t>(w));
+    if (same && cell.holdsWriter) { // its source is another process's write
+        const Term reader{Term::Kind::Proc, writer, 0};
+        after.lits.push_back(Lit{Term{Term::Kind::Var, r.var, 0}, cub::Cmp::Ne, reader});
+    }
     // A later source is another process's write: none for a cell only its
     // owner writes.
-    if (!ownerWritten && addBefore(after, w, e)) {
+    if (!cell.ownerWritten && addBefore(after, w, e)) {
         out.push_back(std::move(after));
     }
     Node earlier = n; // the read is before the write reaches memory
@@ -217,6 +225,55 @@ std::vector<Node> cohere(const Node& n, std::size_t e, std::size_t ri, std::size
         out.push_back(std::move(later));
     }
     return out;
+}
+
+// Two reads of one event of cells always written together take their
+// values from one step (the last to reach memory, or to enter the reader's
+// buffer, before the read): both before the node's instant, or one event.
+bool sameSourceStep(const Model& m, const Node& n) {
+    for (const Event& ev : n.events) {
+        for (const Access& a : ev.reads) {
+            for (const Access& b : ev.reads) {
+                if (!m.together[a.weak][b.weak] || a.index != b.index) {
+                    continue;
+                }
+                if ((a.source == kUnsatisfied) != (b.source == kUnsatisfied) ||
+                    (a.source >= 0 && b.source >= 0 && a.source != b.source)) {
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+// A waiting read (not of the initial value) of a cell that holds its writer,
+// whose value is process k, takes a write of k made before the node's
+// instant. From memory (k is not the reader, or the read is fenced), that
+// write reached memory after the read's `after` bounds and before every
+// write or fenced event of k in the node (FIFO, fence).
+bool orderWriterBounds(const Model& m, Node& n) {
+    const std::vector<Term> forced = forcedValues(n.types, n.lits);
+    for (std::size_t e = 0; e < n.events.size(); ++e) {
+        for (std::size_t ri = 0; ri < n.events[e].reads.size(); ++ri) {
+            const Access r = n.events[e].reads[ri];
+            const Term& v = forced[r.var];
+            if (r.source != kUnsatisfied || !r.notInit || !m.weaks[r.weak].holdsWriter ||
+                v.kind != Term::Kind::Proc || (v.n == n.events[e].proc && !n.events[e].fenced)) {
+                continue;
+            }
+            for (std::size_t f = 0; f < n.events.size(); ++f) {
+                const Event& ev = n.events[f];
+                const bool drains = !ev.writes.empty() || ev.fenced;
+                for (std::uint32_t b : r.after) {
+                    if (ev.proc == v.n && drains && !addBefore(n, b, f)) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    return true;
 }
 
 bool Step::addEvents(Node& n, const std::vector<Access>& writes, bool fence,
@@ -249,6 +306,50 @@ bool Step::addEvents(Node& n, const std::vector<Access>& writes, bool fence,
         if (later.proc == q && (!later.writes.empty() || later.fenced) &&
             !addBefore(n, writer, o)) {
             return false;
+        }
+    }
+    return true;
+}
+
+// Splits every node of `cur` by `split`; false when none is left.
+template <class Split> bool refine(std::vector<Node>& cur, Split split) {
+    std::vector<Node> next;
+    for (const Node& c : cur) {
+        for (Node& s : split(c)) {
+            next.push_back(std::move(s));
+        }
+    }
+    cur = std::move(next);
+    return !cur.empty();
+}
+
+// Orders the new write `w` (event `writer`) against the reads of its cell
+// among the `old` events that took their source from memory.
+bool Step::cohereWrite(std::vector<Node>& cur, std::size_t old, const Access& w,
+                       std::size_t writer) const {
+    for (std::size_t e = 0; e < old; ++e) {
+        for (std::size_t ri = 0; ri < cur.front().events[e].reads.size(); ++ri) {
+            const Access& r = cur.front().events[e].reads[ri];
+            if (r.source >= 0 && r.memory && r.sameCell(w) &&
+                !refine(cur, [&](const Node& c) { return cohere(c, e, ri, writer); })) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+// Splits on what each unsatisfied read of the new write's cell reads.
+bool Step::satisfyWrite(std::vector<Node>& cur, std::size_t old, const Access& w,
+                        std::size_t writer) const {
+    for (std::size_t e = 0; e < old; ++e) {
+        for (std::size_t ri = 0; ri < cur.front().events[e].reads.size(); ++ri) {
+            const Access& r = cur.front().events[e].reads[ri];
+            if (r.source == kUnsatisfied && r.sameCell(w) && !refine(cur, [&](const Node& c) {
+                    return satisfy(c, e, ri, writer, w, args_[0], m_.weaks[w.weak]);
+                })) {
+                return false;
+            }
         }
     }
     return true;
@@ -294,48 +395,18 @@ void Step::buildOne(const Conj& guard, const std::vector<const ActionAlt*>& pick
     }
     std::vector<Node> cur{std::move(n)};
     for (std::size_t wi = 0; writer != SIZE_MAX && wi < writes.size(); ++wi) {
-        for (std::size_t e = 0; e < old; ++e) {
-            for (std::size_t ri = 0; ri < cur.front().events[e].reads.size(); ++ri) {
-                const Access& r = cur.front().events[e].reads[ri];
-                if (r.source < 0 || !r.memory || !r.sameCell(writes[wi])) {
-                    continue;
-                }
-                std::vector<Node> next;
-                for (const Node& c : cur) {
-                    for (Node& s : cohere(c, e, ri, writer)) {
-                        next.push_back(std::move(s));
-                    }
-                }
-                cur = std::move(next);
-                if (cur.empty()) {
-                    return;
-                }
-            }
+        if (!cohereWrite(cur, old, writes[wi], writer)) {
+            return;
         }
     }
     for (std::size_t wi = 0; writer != SIZE_MAX && wi < writes.size(); ++wi) {
-        for (std::size_t e = 0; e < old; ++e) {
-            for (std::size_t ri = 0; ri < cur.front().events[e].reads.size(); ++ri) {
-                const Access& r = cur.front().events[e].reads[ri];
-                if (r.source != kUnsatisfied || !r.sameCell(writes[wi])) {
-                    continue;
-                }
-                std::vector<Node> next;
-                for (const Node& c : cur) {
-                    for (Node& s : satisfy(c, e, ri, writer, writes[wi], q,
-                                           m_.weaks[writes[wi].weak].ownerWritten)) {
-                        next.push_back(std::move(s));
-                    }
-                }
-                cur = std::move(next);
-                if (cur.empty()) {
-                    return;
-                }
-            }
+        if (!satisfyWrite(cur, old, writes[wi], writer)) {
+            return;
         }
     }
     for (Node& c : cur) {
-        if (satisfiable(c.types, c.lits, c.procs)) {
+        if (sameSourceStep(m_, c) && orderWriterBounds(m_, c) &&
+            satisfiable(c.types, c.lits, c.procs)) {
             forget(c);
             out.push_back(std::move(c));
         }
