@@ -50,7 +50,8 @@ struct NResult {
     std::size_t setups = 0;
     std::uint64_t states = 0;
     double seconds = 0;
-    std::string reason;                   // unknown: why
+    std::string reason; // unknown: why
+    std::string proof;  // safe although the engine was unknown: how (the backward search)
     std::optional<cub::Instance> witness; // unsafe: the instance
     reach::Result result;                 // unsafe: its run
 };
@@ -123,6 +124,9 @@ nlohmann::ordered_json nJson(const NResult& r) {
     // with the verdict unknown only.
     if (r.verdict == reach::Verdict::Unknown) {
         n["reason"] = r.reason;
+    }
+    if (!r.proof.empty()) {
+        n["proof"] = r.proof;
     }
     if (r.witness) {
         const Program& p = r.witness->program;
@@ -205,7 +209,7 @@ class ParamCommand final : public SearchCommand {
             if (sys.numberProcs && n > *sys.numberProcs) {
                 continue;
             }
-            results.push_back(check(sys, n, entry, model, settings.options));
+            results.push_back(checkN(sys, n, entry, model, settings));
             NResult& last = results.back();
             if (last.witness) {
                 if (auto t = shorterTrace(catalog_, last.witness->program, last.witness->goal,
@@ -226,6 +230,64 @@ class ParamCommand final : public SearchCommand {
     }
 
   private:
+    // Under TSO an engine bounding the buffers first runs as a probe that
+    // stops at the bound. Left unknown, the instance goes to the backward
+    // search over at most N processes; when that does not prove it safe,
+    // the engine runs in full (it may still find the goal past the bound).
+    NResult checkN(const cub::System& sys, std::size_t n, const engines::EngineEntry& entry,
+                   reach::MemoryModel model, engines::Settings& settings) const {
+        if (model != reach::MemoryModel::TSO) {
+            return check(sys, n, entry, model, settings.options);
+        }
+        reach::Options probe = settings.options;
+        probe.stopAtBound = true;
+        NResult r = check(sys, n, entry, model, probe);
+        if (r.verdict != reach::Verdict::Unknown) {
+            return r;
+        }
+        NResult proved = r;
+        proveBackward(sys, settings, proved);
+        if (proved.verdict == reach::Verdict::Unreachable) {
+            return proved;
+        }
+        NResult full = check(sys, n, entry, model, settings.options);
+        full.states += r.states;
+        full.seconds += r.seconds;
+        if (full.verdict == reach::Verdict::Unknown) {
+            full.reason += proved.reason.substr(r.reason.size()); // what the search said
+        }
+        return full;
+    }
+
+    // An instance the engine leaves unknown (e.g. buffers that outgrow its
+    // bound) may still be proved by the backward search restricted to at
+    // most N processes: its "safe" covers every run of N processes.
+    void proveBackward(const cub::System& sys, engines::Settings& settings, NResult& r) const {
+        backward::BackwardOptions bo;
+        bo.stop = &settings.options.stop;
+        bo.maxProcs = static_cast<std::uint32_t>(r.procs);
+        if (settings.options.maxStates != 0) {
+            bo.maxNodes = settings.options.maxStates;
+        }
+        const std::string within =
+            "backward reachability over at most " + std::to_string(r.procs) + " processes";
+        try {
+            const backward::BackwardResult b = backward::checkAllN(sys, bo);
+            if (b.verdict == backward::BackwardResult::Verdict::Safe) {
+                r.verdict = reach::Verdict::Unreachable;
+                r.proof = "proved by " + within + " (docs/backward.md); the engine: " + r.reason;
+                r.reason.clear();
+            } else {
+                r.reason += "; " + within + ": " +
+                            (b.verdict == backward::BackwardResult::Verdict::Unsafe
+                                 ? "a candidate path only"
+                                 : b.reason);
+            }
+        } catch (const InputError& e) { // a construct the search does not take
+            r.reason += "; " + within + " refuses the system: " + e.message();
+        }
+    }
+
     // Every N at once; an unsafe path is confirmed by the instance at its N.
     int allN(const cub::System& sys, Context& ctx, engines::Settings& settings) {
         backward::BackwardOptions bo;
@@ -312,7 +374,8 @@ class ParamCommand final : public SearchCommand {
             if (common_.stats) {
                 out << ", " << r.states << " states, " << r.seconds << " s";
             }
-            out << ")" << (r.reason.empty() ? "" : ": " + r.reason) << "\n";
+            out << ")" << (r.reason.empty() ? "" : ": " + r.reason)
+                << (r.proof.empty() ? "" : ": " + r.proof) << "\n";
             if (r.witness) {
                 const Program& p = r.witness->program;
                 out << "\nunsafe at N=" << r.procs
@@ -414,7 +477,8 @@ class ParamCommand final : public SearchCommand {
         if (common_.stats) {
             const auto& st = a.search.stats;
             out << "nodes " << st.nodes << ", subsumed " << st.subsumed << ", pre-images "
-                << st.preimages << ", solver calls " << st.solverCalls << "\n";
+                << st.preimages << ", solver calls " << st.solverCalls
+                << (st.passes == 1 ? " (coarse pass)" : " (coarse and fine passes)") << "\n";
         }
         if (!a.search.path.empty()) {
             out << "\nbackward path at N=" << a.search.procs
@@ -440,7 +504,8 @@ class ParamCommand final : public SearchCommand {
         j["stats"] = {{"nodes", st.nodes},
                       {"subsumed", st.subsumed},
                       {"preimages", st.preimages},
-                      {"solver_calls", st.solverCalls}};
+                      {"solver_calls", st.solverCalls},
+                      {"passes", st.passes}};
         if (!a.search.path.empty()) {
             j["path_procs"] = a.search.procs;
             nlohmann::ordered_json path = nlohmann::ordered_json::array();

@@ -3,6 +3,7 @@
 #include "cube.hpp"
 #include "preimage.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <iostream>
@@ -94,21 +95,29 @@ void dump(const Model& m, const Node& n, std::size_t index) {
     std::cerr << "\n";
 }
 
+// The coarse pass's node budget: past it the fine pass takes over.
+constexpr std::size_t kCoarseNodes = 2000;
+
 class Search {
   public:
-    Search(const cub::System& sys, const BackwardOptions& o) : m_(sys), options_(o) {}
+    Search(const cub::System& sys, const BackwardOptions& o, Forgetting how)
+        : m_(sys), options_(o), how_(how) {}
 
     BackwardResult run() {
         for (Node& n : unsafeNodes(m_)) {
-            queue_.push_back(std::move(n));
+            if (options_.maxProcs == 0 || n.procs <= options_.maxProcs) {
+                queue_.push_back(std::move(n)); // distinct processes: no room for more
+            }
         }
         while (!queue_.empty()) {
             if (const auto why = stopReason()) {
+                result_.stopped = true;
                 return unknown(*why);
             }
             Node n = std::move(queue_.front());
             queue_.pop_front();
             n.forced = forcedValues(n.types, n.lits);
+            n.eventsOf = eventsPerProc(n);
             if (excludedByInvariant(m_, n)) {
                 continue;
             }
@@ -158,12 +167,16 @@ class Search {
         const auto& transitions = m_.sys.transitions;
         for (std::uint32_t t = 0; t < transitions.size(); ++t) {
             for (const auto& args : instances(transitions[t].params.size(), visited_[at].procs)) {
-                if (!relevant(m_, visited_[at], t, args)) {
+                const bool tooMany = options_.maxProcs > 0 &&
+                                     std::any_of(args.begin(), args.end(), [&](std::uint32_t a) {
+                                         return a >= options_.maxProcs;
+                                     });
+                if (tooMany || !relevant(m_, visited_[at], t, args)) {
                     continue;
                 }
                 ++result_.stats.preimages;
                 std::vector<Node> made;
-                preImage(m_, visited_[at], t, args, made);
+                preImage(m_, visited_[at], t, args, how_, made);
                 for (Node& n : made) {
                     n.parent = static_cast<std::int64_t>(at);
                     n.transition = t;
@@ -200,6 +213,7 @@ class Search {
 
     Model m_;
     BackwardOptions options_;
+    Forgetting how_;
     std::optional<StopPoll> poll_;
     std::deque<Node> queue_;
     std::vector<Node> visited_;
@@ -209,7 +223,26 @@ class Search {
 } // namespace
 
 BackwardResult checkAllN(const cub::System& sys, const BackwardOptions& options) {
-    return Search(sys, options).run();
+    // A coarse pass first: its "safe" is a proof too, and it ends far sooner
+    // where waiting reads pile up (lamport_N). Any other answer of it may
+    // come from what it forgot, so the fine pass decides then.
+    BackwardOptions first = options;
+    first.maxNodes = std::min<std::size_t>(options.maxNodes, kCoarseNodes);
+    BackwardResult coarse;
+    if (options.coarseFirst) {
+        coarse = Search(sys, first, Forgetting::Coarse).run();
+        coarse.stats.passes = 1;
+        if (coarse.verdict == BackwardResult::Verdict::Safe || coarse.stopped) {
+            return coarse;
+        }
+    }
+    BackwardResult fine = Search(sys, options, Forgetting::Fine).run();
+    fine.stats.passes = options.coarseFirst ? 2 : 1;
+    fine.stats.nodes += coarse.stats.nodes;
+    fine.stats.subsumed += coarse.stats.subsumed;
+    fine.stats.preimages += coarse.stats.preimages;
+    fine.stats.solverCalls += coarse.stats.solverCalls;
+    return fine;
 }
 
 } // namespace tsoreach::backward

@@ -379,7 +379,10 @@ class Cover {
                 }
                 for (std::uint32_t b : r.after) {
                     const auto mapped = static_cast<std::uint32_t>(tau_[b]);
-                    if (std::find(s->after.begin(), s->after.end(), mapped) == s->after.end()) {
+                    // Implied when it is one of phi's bounds or before one.
+                    if (std::none_of(s->after.begin(), s->after.end(), [&](std::uint32_t a) {
+                            return a == mapped || phi_.before[mapped][a];
+                        })) {
                         return false;
                     }
                 }
@@ -484,6 +487,8 @@ bool procFits(const Model& m, const Node& psi, const Node& phi, std::size_t i, s
     return true;
 }
 
+} // namespace
+
 std::vector<std::size_t> eventsPerProc(const Node& n) {
     std::vector<std::size_t> count(n.procs, 0);
     for (const Event& e : n.events) {
@@ -492,14 +497,12 @@ std::vector<std::size_t> eventsPerProc(const Node& n) {
     return count;
 }
 
-} // namespace
-
 bool covers(const Model& m, const Node& psi, const Node& phi, std::uint64_t& solverCalls) {
     if (psi.procs > phi.procs || psi.events.size() > phi.events.size()) {
         return false;
     }
-    const std::vector<std::size_t> psiEvents = eventsPerProc(psi);
-    const std::vector<std::size_t> phiEvents = eventsPerProc(phi);
+    const std::vector<std::size_t>& psiEvents = psi.eventsOf;
+    const std::vector<std::size_t>& phiEvents = phi.eventsOf;
     const std::size_t k = psi.procs;
     std::vector<std::uint32_t> sigma(k, 0);
     std::vector<bool> used(phi.procs, false);

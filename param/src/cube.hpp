@@ -18,8 +18,11 @@ namespace tsoreach::backward {
 // still unsatisfied takes the initial value, before any write to its cell.
 [[nodiscard]] bool meetsInit(const Model& m, const Node& n);
 
+[[nodiscard]] std::vector<std::size_t> eventsPerProc(const Node& n);
+
 // Every state of `phi` is one of `psi`'s, by a renaming of psi's processes
 // and events into phi's (checked: literal implication, order inclusion).
+// Both nodes have `forced` and `eventsOf` filled.
 [[nodiscard]] bool covers(const Model& m, const Node& psi, const Node& phi,
                           std::uint64_t& solverCalls);
 

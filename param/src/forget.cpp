@@ -9,11 +9,13 @@ namespace {
 // Events later steps can order against: unsatisfied reads (and the writes
 // bounding them) close cycles with new writes; a write or fenced event
 // before one of them carries the new writer's FIFO and fence edges to it.
-std::vector<bool> kept(const Node& n) {
+std::vector<bool> kept(const Node& n, Forgetting how) {
     std::vector<bool> keep(n.events.size(), false);
     for (std::size_t e = 0; e < n.events.size(); ++e) {
         for (const Access& r : n.events[e].reads) {
-            if (r.source == kUnsatisfied) {
+            const bool bare =
+                !n.events[e].fenced && !r.notInit && !r.ownExcluded && r.after.empty();
+            if (r.source == kUnsatisfied && !(how == Forgetting::Coarse && bare)) {
                 keep[e] = true;
                 for (std::uint32_t b : r.after) {
                     keep[b] = true;
@@ -68,10 +70,33 @@ void eliminate(std::vector<Lit>& lits, std::int64_t v) {
     lits = std::move(out);
 }
 
+// A bound before another bound of the same read is implied by it (the
+// source reached memory after the later one), so only the latest are kept.
+void pruneBounds(Node& n) {
+    for (Event& ev : n.events) {
+        for (Access& r : ev.reads) {
+            if (r.source != kUnsatisfied) {
+                r.after.clear(); // used only to place the source, which is found
+                continue;
+            }
+            std::vector<std::uint32_t> latest;
+            for (std::uint32_t b : r.after) {
+                const bool implied = std::any_of(r.after.begin(), r.after.end(),
+                                                 [&](std::uint32_t c) { return n.before[b][c]; });
+                if (!implied) {
+                    latest.push_back(b);
+                }
+            }
+            r.after = std::move(latest);
+        }
+    }
+}
+
 } // namespace
 
-void forget(Node& n) {
-    const std::vector<bool> keep = kept(n);
+void forget(Node& n, Forgetting how) {
+    pruneBounds(n);
+    const std::vector<bool> keep = kept(n, how);
     if (std::all_of(keep.begin(), keep.end(), [](bool k) { return k; })) {
         return;
     }

@@ -64,6 +64,7 @@ struct Node {
     std::vector<Event> events;
     std::vector<std::vector<bool>> before; // before[a][b]: a's instant precedes b's
     std::vector<Term> forced; // forcedValues of lits, filled when the node is kept or tested
+    std::vector<std::size_t> eventsOf; // events per process, filled with `forced`
     // How this node was reached from the bad cube (reported as the path).
     std::int64_t parent = -1;
     std::uint32_t transition = 0;

@@ -27,8 +27,8 @@ struct ActionAlt {
 class Step {
   public:
     Step(const Model& m, const Node& node, std::uint32_t transition,
-         const std::vector<std::uint32_t>& args)
-        : m_(m), t_(m.sys.transitions[transition]), base_(node), args_(args) {
+         const std::vector<std::uint32_t>& args, Forgetting how)
+        : m_(m), t_(m.sys.transitions[transition]), base_(node), args_(args), how_(how) {
         addProcs();
         for (const cub::Action& a : t_.actions) {
             if (const int l = m_.localIndex(a.cell); l >= 0) {
@@ -111,6 +111,7 @@ class Step {
     const cub::TransitionDecl& t_;
     Node base_;
     std::vector<std::uint32_t> args_;
+    Forgetting how_;
     Scope scope_;
     CellSource cells_;
     std::map<std::uint32_t, std::uint32_t> pre_; // local -> its variable before the step
@@ -276,6 +277,84 @@ bool orderWriterBounds(const Model& m, Node& n) {
     return true;
 }
 
+// Whether read `r` of event `e` returns what memory holds at its instant:
+// a fenced or locked read (empty buffer), one that took its source from
+// memory, or a waiting one that takes another process's write (buffers
+// hold only their own process's writes).
+bool readsMemory(const Model& m, const Node& n, std::size_t e, const Access& r,
+                 const std::vector<Term>& forced) {
+    const Event& ev = n.events[e];
+    if (ev.fenced || (r.source != kUnsatisfied && r.memory)) {
+        return true;
+    }
+    if (r.source != kUnsatisfied) {
+        return false;
+    }
+    const Term& v = forced[r.var];
+    return (r.notInit && r.ownExcluded) ||
+           (m.weaks[r.weak].holdsWriter && v.kind == Term::Kind::Proc && v.n != ev.proc);
+}
+
+// `r2`'s source reached memory after event `e1`'s instant: an order edge
+// to a kept source, else (a waiting read) `notInit` and the bound `e1`.
+// Sets `changed` when it adds a fact; false on a cycle.
+bool laterSource(Node& n, std::size_t e1, Access& r2, bool& changed) {
+    if (r2.source >= 0) {
+        // A locked first read's own write reached memory at t1 itself.
+        const auto w = static_cast<std::size_t>(r2.source);
+        if (w == e1 || n.before[e1][w]) {
+            return true;
+        }
+        changed = true;
+        return addBefore(n, e1, w);
+    }
+    const auto b = static_cast<std::uint32_t>(e1);
+    const bool bounded = std::find(r2.after.begin(), r2.after.end(), b) != r2.after.end();
+    if (r2.notInit && bounded) {
+        return true;
+    }
+    r2.notInit = true;
+    if (!bounded) {
+        r2.after.push_back(b);
+    }
+    changed = true;
+    return true;
+}
+
+// Two reads of one cell from memory at instants t1 < t2 that return
+// different values: memory changed between them, so the second read's
+// source is a write (not the initial value, which never comes back) that
+// reached memory after t1 (docs/backward.md, step 7). Repeated until
+// nothing is added, since new edges order more pairs.
+bool orderReadsInMemory(const Model& m, Node& n) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        const std::vector<Term> forced = forcedValues(n.types, n.lits);
+        auto differ = [&](const Access& a, const Access& b) {
+            const Term& x = forced[a.var];
+            const Term& y = forced[b.var];
+            return x.kind != Term::Kind::Var && y.kind != Term::Kind::Var && !(x == y);
+        };
+        for (std::size_t e1 = 0; e1 < n.events.size(); ++e1) {
+            for (std::size_t e2 = 0; e2 < n.events.size(); ++e2) {
+                if (!n.before[e1][e2]) {
+                    continue;
+                }
+                for (const Access& r1 : n.events[e1].reads) {
+                    for (Access& r2 : n.events[e2].reads) {
+                        if (r2.sameCell(r1) && r2.source != kResolved && differ(r1, r2) &&
+                            readsMemory(m, n, e1, r1, forced) &&
+                            readsMemory(m, n, e2, r2, forced) && !laterSource(n, e1, r2, changed)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return true;
+}
+
 bool Step::addEvents(Node& n, const std::vector<Access>& writes, bool fence,
                      std::size_t& writer) const {
     const std::size_t old = n.events.size();
@@ -405,9 +484,9 @@ void Step::buildOne(const Conj& guard, const std::vector<const ActionAlt*>& pick
         }
     }
     for (Node& c : cur) {
-        if (sameSourceStep(m_, c) && orderWriterBounds(m_, c) &&
+        if (sameSourceStep(m_, c) && orderReadsInMemory(m_, c) && orderWriterBounds(m_, c) &&
             satisfiable(c.types, c.lits, c.procs)) {
-            forget(c);
+            forget(c, how_);
             out.push_back(std::move(c));
         }
     }
@@ -442,8 +521,8 @@ void Step::build(std::vector<Node>& out) {
 } // namespace
 
 void preImage(const Model& m, const Node& node, std::uint32_t transition,
-              const std::vector<std::uint32_t>& args, std::vector<Node>& out) {
-    Step(m, node, transition, args).build(out);
+              const std::vector<std::uint32_t>& args, Forgetting how, std::vector<Node>& out) {
+    Step(m, node, transition, args, how).build(out);
 }
 
 bool relevant(const Model& m, const Node& node, std::uint32_t transition,

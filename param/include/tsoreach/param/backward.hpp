@@ -26,8 +26,9 @@
 //
 // "Unsafe" means a node met the initial states: the path (transition and
 // processes) is a candidate that the fixed-N instance must confirm, since
-// the over-approximations above can make it spurious (lamport_N's is:
-// docs/backward.md, "Results").
+// the over-approximations above can make it spurious. A coarse pass that
+// also forgets bare waiting reads runs first; only its "Safe" is kept
+// (docs/backward.md, "Two passes").
 
 #include "tsoreach/frontends/cub/ast.hpp"
 #include "tsoreach/lang/stop.hpp"
@@ -43,12 +44,19 @@ namespace tsoreach::backward {
 struct BackwardOptions {
     const StopCondition* stop = nullptr; // polled in every loop; nullptr: no limit
     std::size_t maxNodes = 100000;       // nodes kept (visited); beyond: Unknown
+    // 0: every N. Otherwise nodes use at most this many processes, and the
+    // verdicts are about the instances with at most that many.
+    std::uint32_t maxProcs = 0;
+    // Run the coarse pass first (docs/backward.md, "Two passes"); false runs
+    // the fine pass alone, as tests of the fine rules do.
+    bool coarseFirst = true;
 };
 
 struct BackwardResult {
     enum class Verdict : std::uint8_t { Safe, Unsafe, Unknown };
     Verdict verdict = Verdict::Unknown;
-    std::string reason; // Unknown: the limit; Unsafe: which cube met the initial states
+    std::string reason;   // Unknown: the limit; Unsafe: which cube met the initial states
+    bool stopped = false; // Unknown because a limit of `stop` (time, memory, interrupt) held
     std::size_t procs = 0;
     // From an initial state to the unsafe cube: a transition's name and its
     // parameters' processes (1..procs), the moving process first.
@@ -58,6 +66,7 @@ struct BackwardResult {
         std::uint64_t subsumed = 0;    // nodes covered by a kept one
         std::uint64_t preimages = 0;   // transition instances tried
         std::uint64_t solverCalls = 0; // value satisfiability checks in subsumption
+        std::uint32_t passes = 0;      // passes run: the coarse one, then maybe the fine one
     } stats;
 };
 
