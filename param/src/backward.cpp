@@ -116,8 +116,7 @@ class Search {
             }
             Node n = std::move(queue_.front());
             queue_.pop_front();
-            n.forced = forcedValues(n.types, n.lits);
-            n.eventsOf = eventsPerProc(n);
+            summarize(m_, n);
             if (excludedByInvariant(m_, n)) {
                 continue;
             }
@@ -154,9 +153,11 @@ class Search {
         return poll_->reason();
     }
 
+    // True also once a limit has come (the loop then stops with it).
     bool coveredByVisited(const Node& n) {
-        for (const Node& v : visited_) {
-            if (covers(m_, v, n, result_.stats.solverCalls)) {
+        for (std::size_t i = 0; i < visited_.size(); ++i) {
+            if ((i % 8 == 7 && stopReason()) ||
+                covers(m_, visited_[i], n, result_.stats.solverCalls)) {
                 return true;
             }
         }

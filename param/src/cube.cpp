@@ -254,8 +254,8 @@ namespace {
 class Cover {
   public:
     Cover(const Model& m, const Node& psi, const Node& phi, const std::vector<std::uint32_t>& sigma,
-          std::uint64_t& calls)
-        : m_(m), psi_(psi), phi_(phi), sigma_(sigma), calls_(calls) {}
+          std::uint64_t& calls, std::uint64_t& left)
+        : m_(m), psi_(psi), phi_(phi), sigma_(sigma), calls_(calls), left_(left) {}
 
     // Tries every injective map of psi's events into phi's, depth first.
     bool run() {
@@ -265,6 +265,10 @@ class Cover {
         std::vector<bool> used(phi_.events.size(), false);
         std::size_t level = 0;
         for (;;) {
+            if (left_ == 0) {
+                return false; // out of budget: "not covered" only costs nodes
+            }
+            --left_;
             if (level == count) {
                 if (valuesImplied()) {
                     return true;
@@ -462,6 +466,7 @@ class Cover {
     const Node& phi_;
     const std::vector<std::uint32_t>& sigma_;
     std::uint64_t& calls_;
+    std::uint64_t& left_; // steps of the search for a renaming still allowed
     std::vector<std::size_t> tau_;
 };
 
@@ -471,16 +476,14 @@ namespace {
 
 // Whether psi's process i may be phi's process j: constants forced on their
 // cells agree, and j has at least as many events.
-bool procFits(const Model& m, const Node& psi, const Node& phi, std::size_t i, std::size_t j,
-              const std::vector<std::size_t>& psiEvents,
-              const std::vector<std::size_t>& phiEvents) {
-    if (psiEvents[i] > phiEvents[j]) {
+bool procFits(const Model& m, const Node& psi, const Node& phi, std::size_t i, std::size_t j) {
+    if (psi.eventsOf[i] > phi.eventsOf[j]) {
         return false;
     }
     const std::size_t locals = m.locals.size();
     for (std::size_t l = 0; l < locals; ++l) {
-        const Term& a = psi.forced[psi.locals[i * locals + l]];
-        if (a.kind == Term::Kind::Const && !(phi.forced[phi.locals[j * locals + l]] == a)) {
+        const std::int64_t a = psi.keys[i * locals + l];
+        if (a != kFree && phi.keys[j * locals + l] != a) {
             return false;
         }
     }
@@ -489,20 +492,35 @@ bool procFits(const Model& m, const Node& psi, const Node& phi, std::size_t i, s
 
 } // namespace
 
-std::vector<std::size_t> eventsPerProc(const Node& n) {
-    std::vector<std::size_t> count(n.procs, 0);
+void summarize(const Model& m, Node& n) {
+    n.forced = forcedValues(n.types, n.lits);
+    n.eventsOf.assign(n.procs, 0);
     for (const Event& e : n.events) {
-        ++count[e.proc];
+        ++n.eventsOf[e.proc];
     }
-    return count;
+    const std::size_t locals = m.locals.size();
+    n.keys.assign(n.procs * locals, kFree);
+    n.keyBag.clear();
+    for (std::size_t at = 0; at < n.keys.size(); ++at) {
+        const Term& t = n.forced[n.locals[at]];
+        if (t.kind == Term::Kind::Const) {
+            n.keys[at] = t.n;
+            n.keyBag.emplace_back(at % locals, t.n);
+        }
+    }
+    std::sort(n.keyBag.begin(), n.keyBag.end());
 }
 
 bool covers(const Model& m, const Node& psi, const Node& phi, std::uint64_t& solverCalls) {
+    std::uint64_t left = kCoverSteps;
     if (psi.procs > phi.procs || psi.events.size() > phi.events.size()) {
         return false;
     }
-    const std::vector<std::size_t>& psiEvents = psi.eventsOf;
-    const std::vector<std::size_t>& phiEvents = phi.eventsOf;
+    // Each forced constant of psi's processes needs its own process in phi.
+    if (!std::includes(phi.keyBag.begin(), phi.keyBag.end(), psi.keyBag.begin(),
+                       psi.keyBag.end())) {
+        return false;
+    }
     const std::size_t k = psi.procs;
     std::vector<std::uint32_t> sigma(k, 0);
     std::vector<bool> used(phi.procs, false);
@@ -510,14 +528,13 @@ bool covers(const Model& m, const Node& psi, const Node& phi, std::uint64_t& sol
     std::size_t level = 0;
     for (;;) { // depth first over injective maps, pruned per process
         if (level == k) {
-            Cover cover(m, psi, phi, sigma, solverCalls);
+            Cover cover(m, psi, phi, sigma, solverCalls, left);
             if (cover.localsFit() && cover.run()) {
                 return true;
             }
         } else {
             while (next[level] < phi.procs &&
-                   (used[next[level]] ||
-                    !procFits(m, psi, phi, level, next[level], psiEvents, phiEvents))) {
+                   (used[next[level]] || !procFits(m, psi, phi, level, next[level]))) {
                 ++next[level];
             }
             if (next[level] < phi.procs) {

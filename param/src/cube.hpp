@@ -18,11 +18,15 @@ namespace tsoreach::backward {
 // still unsatisfied takes the initial value, before any write to its cell.
 [[nodiscard]] bool meetsInit(const Model& m, const Node& n);
 
-[[nodiscard]] std::vector<std::size_t> eventsPerProc(const Node& n);
+// Fills the node's `forced`, `eventsOf`, `keys` and `keyBag`.
+void summarize(const Model& m, Node& n);
 
 // Every state of `phi` is one of `psi`'s, by a renaming of psi's processes
 // and events into phi's (checked: literal implication, order inclusion).
-// Both nodes have `forced` and `eventsOf` filled.
+// Both nodes are summarized. The search for a renaming stops after
+// kCoverSteps steps and answers "not covered" (which only costs nodes), so
+// that one call cannot outlast the limits polled between calls.
+inline constexpr std::uint64_t kCoverSteps = 1U << 16;
 [[nodiscard]] bool covers(const Model& m, const Node& psi, const Node& phi,
                           std::uint64_t& solverCalls);
 

@@ -8,6 +8,7 @@
 #include "values.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace tsoreach::backward {
@@ -15,6 +16,8 @@ namespace tsoreach::backward {
 inline constexpr std::int32_t kUnsatisfied = -1;
 // A read that took a write no longer kept in the node (docs/backward.md, "Forgetting").
 inline constexpr std::int32_t kResolved = -2;
+// A cell whose value no equality forces (Node::keys).
+inline constexpr std::int64_t kFree = INT64_MIN;
 
 // One weak cell a read or write event accesses: `weak` is the cell's index
 // in the model, `index` the process indexing an array (-1 for a variable).
@@ -65,6 +68,11 @@ struct Node {
     std::vector<std::vector<bool>> before; // before[a][b]: a's instant precedes b's
     std::vector<Term> forced; // forcedValues of lits, filled when the node is kept or tested
     std::vector<std::size_t> eventsOf; // events per process, filled with `forced`
+    // Filled with `forced`, for covering: per process and local, the
+    // constant the cell is forced to (or kFree), and all those pairs
+    // (local, constant) sorted, with repeats.
+    std::vector<std::int64_t> keys;
+    std::vector<std::pair<std::size_t, std::int64_t>> keyBag;
     // How this node was reached from the bad cube (reported as the path).
     std::int64_t parent = -1;
     std::uint32_t transition = 0;
