@@ -50,8 +50,9 @@ struct NResult {
     std::size_t setups = 0;
     std::uint64_t states = 0;
     double seconds = 0;
-    std::string reason; // unknown: why
-    std::string proof;  // safe although the engine was unknown: how (the backward search)
+    std::string reason;    // unknown: why
+    std::string proof;     // safe although the engine was unknown: how (the backward search)
+    bool boundHit = false; // unknown: some setup's search met the buffer bound
     std::optional<cub::Instance> witness; // unsafe: the instance
     reach::Result result;                 // unsafe: its run
 };
@@ -230,10 +231,11 @@ class ParamCommand final : public SearchCommand {
     }
 
   private:
-    // Under TSO an engine bounding the buffers first runs as a probe that
-    // stops at the bound. Left unknown, the instance goes to the backward
-    // search over at most N processes; when that does not prove it safe,
-    // the engine runs in full (it may still find the goal past the bound).
+    // Under TSO the engine first runs as a probe that stops where a buffer
+    // bound blocks a store. Left unknown by the bound, the instance goes to
+    // the backward search over at most N processes; when that does not
+    // prove it safe, the engine runs in full (it may still find the goal
+    // past the bound).
     NResult checkN(const cub::System& sys, std::size_t n, const engines::EngineEntry& entry,
                    reach::MemoryModel model, engines::Settings& settings) const {
         if (model != reach::MemoryModel::TSO) {
@@ -245,24 +247,26 @@ class ParamCommand final : public SearchCommand {
         if (r.verdict != reach::Verdict::Unknown) {
             return r;
         }
-        NResult proved = r;
-        proveBackward(sys, settings, proved);
-        if (proved.verdict == reach::Verdict::Unreachable) {
-            return proved;
+        const std::string note = proveBackward(sys, settings, r);
+        if (r.verdict == reach::Verdict::Unreachable || !r.boundHit) {
+            return r;
         }
         NResult full = check(sys, n, entry, model, settings.options);
         full.states += r.states;
         full.seconds += r.seconds;
         if (full.verdict == reach::Verdict::Unknown) {
-            full.reason += proved.reason.substr(r.reason.size()); // what the search said
+            full.reason += note;
         }
         return full;
     }
 
     // An instance the engine leaves unknown (e.g. buffers that outgrow its
     // bound) may still be proved by the backward search restricted to at
-    // most N processes: its "safe" covers every run of N processes.
-    void proveBackward(const cub::System& sys, engines::Settings& settings, NResult& r) const {
+    // most N processes: its "safe" covers every run of N processes. Makes
+    // `r` safe then; else appends the search's answer to its reason and
+    // returns that part.
+    static std::string proveBackward(const cub::System& sys, engines::Settings& settings,
+                                     NResult& r) {
         backward::BackwardOptions bo;
         bo.stop = &settings.options.stop;
         bo.maxProcs = static_cast<std::uint32_t>(r.procs);
@@ -271,21 +275,23 @@ class ParamCommand final : public SearchCommand {
         }
         const std::string within =
             "backward reachability over at most " + std::to_string(r.procs) + " processes";
+        std::string note;
         try {
             const backward::BackwardResult b = backward::checkAllN(sys, bo);
             if (b.verdict == backward::BackwardResult::Verdict::Safe) {
                 r.verdict = reach::Verdict::Unreachable;
                 r.proof = "proved by " + within + " (docs/backward.md); the engine: " + r.reason;
                 r.reason.clear();
-            } else {
-                r.reason += "; " + within + ": " +
-                            (b.verdict == backward::BackwardResult::Verdict::Unsafe
-                                 ? "a candidate path only"
-                                 : b.reason);
+                return "";
             }
+            note = "; " + within + ": " +
+                   (b.verdict == backward::BackwardResult::Verdict::Unsafe ? "a candidate path only"
+                                                                           : b.reason);
         } catch (const InputError& e) { // a construct the search does not take
-            r.reason += "; " + within + " refuses the system: " + e.message();
+            note = "; " + within + " refuses the system: " + e.message();
         }
+        r.reason += note;
+        return note;
     }
 
     // Every N at once; an unsafe path is confirmed by the instance at its N.
@@ -347,6 +353,7 @@ class ParamCommand final : public SearchCommand {
             if (res.verdict == reach::Verdict::Unknown) {
                 r.verdict = res.verdict;
                 r.reason = res.reason;
+                r.boundHit = r.boundHit || res.boundHit;
             }
         }
         return r;

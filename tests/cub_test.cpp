@@ -11,7 +11,6 @@
 #include "tsoreach/frontends/front_end.hpp"
 #include "tsoreach/reach/engine.hpp"
 
-#include <chrono>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -371,26 +370,8 @@ TEST_F(ParamCli, EveryNAtOnceOnCampaignFindings) {
                                      "requires { PC[p] = L0 } { PC[p] := L1 }\n") +
             "'");
     EXPECT_EQ(none.code, 2) << none.out;
-    const std::string slow =
-        "type loc = L0 | L1 | L2 | L3 | L4 | L5\narray PC[proc] : loc\n"
-        "weak array A[proc] : bool\nweak array B[proc] : bool\nweak array F[proc] : bool\n"
-        "init (p) { PC[p] = L0 && A[p] = False && B[p] = False && F[p] = False }\n"
-        "unsafe (p1 p2) { PC[p1] = L5 && PC[p2] = L2 }\n"
-        "transition t1 ([p] q) requires { PC[p] = L2 && F[q] = False } { PC[p] := L4 }\n"
-        "transition t2 ([p]) requires { PC[p] = L1 } { PC[p] := case | B[p] = False : L0 | _ "
-        ": L0; B[p] := True; A[p] := F[p] }\n"
-        "transition t3 ([p] q) requires { PC[p] = L2 && A[q] = False && B[p] = False && "
-        "forall_other j. F[j] <> False } { PC[p] := L3; A[p] := False }\n"
-        "transition t4 ([p] q r) requires { PC[p] = L3 && q = q } { PC[p] := L4 }\n"
-        "transition t5 ([p]) requires { PC[p] = L4 && B[p] = False } { PC[p] := L5 }\n";
-    const auto start = std::chrono::steady_clock::now();
-    const test::CliOutcome limited = run("param '" + write("slow.cub", slow) + "' --timeout 1");
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // No process reaches L2, so it is safe: the coarse pass now proves it at
-    // once (the fine pass alone is held to its limit in backward_test).
-    EXPECT_EQ(limited.code, 0) << limited.out << limited.err;
-    EXPECT_LT(seconds, 30.0) << limited.out; // was 300 s for a 6 s limit
+    // The system that once ran 300 s under a 6 s limit is in backward_test
+    // (FinePassHoldsTheTimeout): the coarse pass now proves it at once.
 }
 
 // lamport_N's instances outgrow the explicit engine's buffer bound; the

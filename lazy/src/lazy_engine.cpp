@@ -434,6 +434,7 @@ class LazyLoop {
         out_.stats.states += e.stats.states;
         out_.stats.transitions += e.stats.transitions;
         out_.trace = e.trace;
+        out_.boundHit = e.boundHit;
         return finish(e.verdict, e.reason.empty() ? "" : why + e.reason);
     }
 

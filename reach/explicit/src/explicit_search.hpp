@@ -231,6 +231,7 @@ template <class Semantics> class ExplicitSearch {
             result_.trace = traceTo(found_);
             return finish(Verdict::Reachable, store_.size());
         }
+        result_.boundHit = sem_.boundHit();
         if (!stopReason_.empty()) {
             result_.reason = stopReason_;
             return finish(Verdict::Unknown, store_.size());

@@ -491,6 +491,7 @@ Result parallelExplicitSearch(Semantics& first, MakeSemantics<Semantics> make, s
         return r;
     }
     Result r;
+    r.boundHit = out.boundHit;
     if (!out.stopReason.empty()) {
         r.reason = out.stopReason;
     } else if (out.boundHit) {

@@ -44,7 +44,10 @@ double processPeakRssMb();
 
 struct Result {
     Verdict verdict = Verdict::Unknown;
-    std::string reason;         // Unknown only
+    std::string reason; // Unknown only
+    // Unknown only: a buffer bound blocked a store (explicit engine), so a
+    // search without the bound, or another method, may still decide.
+    bool boundHit = false;
     std::optional<Trace> trace; // Reachable only
     Stats stats;
 };
