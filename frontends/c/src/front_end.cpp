@@ -37,13 +37,9 @@ struct MainPlan {
     bool restRuns = false; // the rest does more than join and return
 };
 
-bool isCall(const TranslationUnit&, CXCursor s, std::string_view name) {
+bool isCall(CXCursor s, std::string_view name) {
     s = stripped(s);
     return clang_getCursorKind(s) == CXCursor_CallExpr && spelling(s) == name;
-}
-
-std::optional<Value> constantOrNull(CXCursor e) {
-    return constantValue(e);
 }
 
 // A global's cell `x` or `a[c]` behind `&...` or as an lvalue, with a
@@ -104,7 +100,7 @@ void initialisation(const TranslationUnit& tu, Globals& g, MainPlan& plan, CXCur
     const CXCursor e = stripped(s);
     std::vector<CXCursor> ops = children(e);
     std::erase_if(ops, [](CXCursor x) { return !clang_isExpression(clang_getCursorKind(x)); });
-    if (isCall(tu, e, "pthread_mutex_init")) {
+    if (isCall(e, "pthread_mutex_init")) {
         return; // a mutex starts free
     }
     const std::string name = atomicName(tu.builtinName(e));
@@ -148,7 +144,7 @@ Created creation(const TranslationUnit& tu, CXCursor call) {
                            "supported");
     }
     c.function = def;
-    const std::optional<Value> arg = constantOrNull(clang_Cursor_getArgument(s, 3));
+    const std::optional<Value> arg = constantValue(clang_Cursor_getArgument(s, 3));
     if (!arg) {
         throw tu.error(clang_Cursor_getArgument(s, 3),
                        "a thread argument other than an integer constant is not supported");
@@ -159,9 +155,9 @@ Created creation(const TranslationUnit& tu, CXCursor call) {
 
 // Statements after the creates that only wait and return: without them no
 // thread need run main's code.
-bool onlyWaits(const TranslationUnit& tu, CXCursor s) {
+bool onlyWaits(CXCursor s) {
     const CXCursorKind k = clang_getCursorKind(s);
-    if (k == CXCursor_NullStmt || isCall(tu, s, "pthread_join")) {
+    if (k == CXCursor_NullStmt || isCall(s, "pthread_join")) {
         return true;
     }
     if (k == CXCursor_ReturnStmt) {
@@ -191,7 +187,7 @@ MainPlan planMain(const TranslationUnit& tu, Globals& g, CXCursor main) {
     std::size_t firstCreate = stmts.size();
     std::size_t lastCreate = 0;
     for (std::size_t i = 0; i < stmts.size(); ++i) {
-        if (isCall(tu, stmts[i], "pthread_create")) {
+        if (isCall(stmts[i], "pthread_create")) {
             firstCreate = std::min(firstCreate, i);
             lastCreate = i;
         }
@@ -205,7 +201,7 @@ MainPlan planMain(const TranslationUnit& tu, Globals& g, CXCursor main) {
         initialisation(tu, g, plan, stmts[i]);
     }
     for (std::size_t i = firstCreate; i <= lastCreate; ++i) {
-        if (isCall(tu, stmts[i], "pthread_create")) {
+        if (isCall(stmts[i], "pthread_create")) {
             plan.created.push_back(creation(tu, stmts[i]));
         } else if (clang_getCursorKind(stmts[i]) != CXCursor_DeclStmt) {
             throw tu.error(stmts[i], "code between main's pthread_create calls is not supported");
@@ -215,7 +211,7 @@ MainPlan planMain(const TranslationUnit& tu, Globals& g, CXCursor main) {
     }
     plan.rest.assign(stmts.begin() + static_cast<std::ptrdiff_t>(lastCreate) + 1, stmts.end());
     for (CXCursor s : plan.rest) {
-        plan.restRuns = plan.restRuns || !onlyWaits(tu, s);
+        plan.restRuns = plan.restRuns || !onlyWaits(s);
     }
     return plan;
 }
