@@ -14,6 +14,7 @@ packages=(
   nlohmann-json3-dev   # JSON reports
   help2man             # the man page, made from --help (make install)
   libz3-dev            # Z3: the mcr engine's solver (reach/mcr)
+  libclang-dev         # libclang's C API: the C front end (frontends/c)
 )
 for purpose in "${@:-tool}"; do
   case "$purpose" in

@@ -21,8 +21,8 @@ namespace {
 // Under the test's own name: ctest runs tests of this file in parallel.
 std::string writeTemp(const std::string& name, const std::string& text) {
     const std::string path = ::testing::TempDir() +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-                             "-" + name;
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+                             name;
     std::ofstream(path, std::ios::binary) << text;
     return path;
 }
@@ -46,7 +46,7 @@ TEST(FrontEnds, NamesAreUniqueAndNoneIsAuto) {
         EXPECT_EQ(findFrontEnd(f.name), &f);
     }
     EXPECT_EQ(findFrontEnd(kAutoInputFormat), nullptr);
-    EXPECT_EQ(findFrontEnd("c"), nullptr);
+    EXPECT_EQ(findFrontEnd("java"), nullptr);
 }
 
 TEST(FrontEnds, ExtensionPicksTheFrontEndAndOtherFilesAreTsoreach) {
@@ -68,8 +68,9 @@ TEST(FrontEnds, InputFormatOptionComesFromTheRows) {
             << help;
     }
     EXPECT_EQ(help, "Language of FILE: rmm (Memorax, docs/rmm.md), litmus (herd's X86 and X86_64 "
-                    "litmus tests, docs/litmus.md), tsoreach (docs/language.md), or auto: rmm for "
-                    "*.rmm files, litmus for *.litmus files");
+                    "litmus tests, docs/litmus.md), c (C with pthreads and C11 atomics, "
+                    "docs/c.md), tsoreach (docs/language.md), or auto: rmm for *.rmm files, "
+                    "litmus for *.litmus files, c for *.c files");
 }
 
 TEST(FrontEnds, LoadingGivesWhatTheFrontEndGives) {

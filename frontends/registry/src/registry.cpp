@@ -1,5 +1,6 @@
 #include "tsoreach/frontends/registry.hpp"
 
+#include "tsoreach/frontends/c/front_end.hpp"
 #include "tsoreach/frontends/litmus/front_end.hpp"
 #include "tsoreach/frontends/rmm/front_end.hpp"
 #include "tsoreach/frontends/tsoreach/front_end.hpp"
@@ -18,6 +19,7 @@ std::span<const FrontEnd> frontEndRegistry() {
     static const std::vector<FrontEnd> rows = {
         rmmFrontEnd(),
         litmusFrontEnd(),
+        cFrontEnd(),
         tsoreachFrontEnd(),
     };
     return rows;

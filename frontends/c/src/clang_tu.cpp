@@ -1,0 +1,274 @@
+#include "clang_tu.hpp"
+
+#include <array>
+#include <cctype>
+
+namespace tsoreach::c {
+
+std::string take(CXString s) {
+    const char* p = clang_getCString(s);
+    std::string out = p == nullptr ? "" : p;
+    clang_disposeString(s);
+    return out;
+}
+
+namespace {
+
+// Standard C11 with the system's headers and clang's builtin ones (which
+// libclang does not always find by itself). Strict ANSI makes glibc's
+// assert() the plain conditional expression the translator knows.
+constexpr std::array kArgs = {"-x", "c", "-std=c11", "-isystem", TSOREACH_CLANG_BUILTIN_INCLUDE};
+
+CXChildVisitResult collect(CXCursor c, CXCursor, CXClientData out) {
+    static_cast<std::vector<CXCursor>*>(out)->push_back(c);
+    return CXChildVisit_Continue;
+}
+
+} // namespace
+
+TranslationUnit::TranslationUnit(std::string_view text, const std::string& sourceName)
+    : text_(text), sourceName_(sourceName),
+      fileName_(sourceName.ends_with(".c") ? sourceName : sourceName + ".c"),
+      index_(clang_createIndex(0, 0)) {
+    checkSourceSize(text.size(), sourceName);
+    CXUnsavedFile file{fileName_.c_str(), text_.data(), static_cast<unsigned long>(text_.size())};
+    CXTranslationUnit tu = nullptr;
+    const CXErrorCode code = clang_parseTranslationUnit2(
+        index_.get(), fileName_.c_str(), kArgs.data(), static_cast<int>(kArgs.size()), &file, 1,
+        CXTranslationUnit_None, &tu);
+    unit_.reset(tu);
+    if (code != CXError_Success || tu == nullptr) {
+        throw InputError(sourceName_, {}, "libclang could not parse the file");
+    }
+    const unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; ++i) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        const CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(d);
+        const CXSourceLocation loc = clang_getDiagnosticLocation(d);
+        std::string message = take(clang_getDiagnosticSpelling(d));
+        clang_disposeDiagnostic(d);
+        if (severity >= CXDiagnostic_Error) {
+            CXFile f = nullptr;
+            unsigned line = 0, col = 0, off = 0;
+            clang_getFileLocation(loc, &f, &line, &col, &off);
+            throw InputError(sourceName_, {line, col}, message);
+        }
+    }
+}
+
+CXCursor TranslationUnit::root() const {
+    return clang_getTranslationUnitCursor(unit_.get());
+}
+
+SourcePos TranslationUnit::pos(CXCursor c) const {
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, off = 0;
+    clang_getFileLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
+    return {line, col};
+}
+
+std::size_t TranslationUnit::offset(CXSourceLocation loc) const {
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, off = 0;
+    clang_getFileLocation(loc, &f, &line, &col, &off);
+    return off;
+}
+
+std::vector<std::string> TranslationUnit::tokens(CXSourceRange range) const {
+    CXToken* toks = nullptr;
+    unsigned n = 0;
+    clang_tokenize(unit_.get(), range, &toks, &n);
+    std::vector<std::string> out;
+    for (unsigned i = 0; i < n; ++i) {
+        // Other tokens get a leading blank, so that operatorBetween skips them.
+        const bool punctuation = clang_getTokenKind(toks[i]) == CXToken_Punctuation;
+        out.push_back((punctuation ? "" : " ") +
+                      take(clang_getTokenSpelling(unit_.get(), toks[i])));
+    }
+    clang_disposeTokens(unit_.get(), toks, n);
+    return out;
+}
+
+std::string TranslationUnit::operatorAfter(CXCursor lhs, CXCursor whole) const {
+    // Up to the end of the whole expression: the right operand's extent may
+    // be a macro's (atomic_load(...)), the whole one is the source's.
+    const CXSourceLocation from = clang_getRangeEnd(clang_getCursorExtent(lhs));
+    const CXSourceLocation to = clang_getRangeEnd(clang_getCursorExtent(whole));
+    if (offset(from) < offset(to)) {
+        for (const std::string& t : tokens(clang_getRange(from, to))) {
+            if (!t.starts_with(' ')) {
+                return t; // the first punctuation: a closing parenthesis ends `lhs`'s extent
+            }
+        }
+    }
+    return operatorInText(lhs);
+}
+
+namespace {
+
+constexpr std::array<std::string_view, 30> kSpelledOperators = {
+    "<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "+=", "-=", "*=", "/=", "%=",
+    "&=",  "|=",  "^=", "+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",  "<",  ">",  "=",  ","};
+
+bool isIdentifierChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+} // namespace
+
+// Inside a macro's argument (assert(atomic_load(&x) == 1)) libclang's
+// extents of an operand that is itself a macro call end where that call
+// starts; the operator is then read from the text after the call.
+std::string TranslationUnit::operatorInText(CXCursor lhs) const {
+    const CXSourceRange r = clang_getCursorExtent(lhs);
+    std::size_t p = offset(clang_getRangeEnd(r));
+    if (p == offset(clang_getRangeStart(r))) { // NAME( ... ): skip the call
+        while (p < text_.size() && isIdentifierChar(text_[p])) {
+            ++p;
+        }
+        while (p < text_.size() && std::isspace(static_cast<unsigned char>(text_[p])) != 0) {
+            ++p;
+        }
+        int depth = 0;
+        do {
+            if (p >= text_.size()) {
+                return "";
+            }
+            depth += text_[p] == '(' ? 1 : text_[p] == ')' ? -1 : 0;
+            ++p;
+        } while (depth > 0);
+    }
+    while (p < text_.size() && std::isspace(static_cast<unsigned char>(text_[p])) != 0) {
+        ++p;
+    }
+    for (std::string_view op : kSpelledOperators) {
+        if (std::string_view(text_).substr(p).starts_with(op)) {
+            return std::string(op);
+        }
+    }
+    return "";
+}
+
+std::string TranslationUnit::firstToken(CXCursor c) const {
+    const std::vector<std::string> t = tokens(clang_getCursorExtent(c));
+    return t.empty() ? "" : t.front();
+}
+
+std::string TranslationUnit::lastToken(CXCursor c) const {
+    const std::vector<std::string> t = tokens(clang_getCursorExtent(c));
+    return t.empty() ? "" : t.back();
+}
+
+std::string TranslationUnit::builtinName(CXCursor c) const {
+    // Where the name is spelled: in stdatomic.h's macro (atomic_load is
+    // __c11_atomic_load) or in the program, even inside assert(...).
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, off = 0;
+    clang_getSpellingLocation(clang_getCursorLocation(c), &f, &line, &col, &off);
+    std::size_t size = 0;
+    const char* contents = f == nullptr ? nullptr : clang_getFileContents(unit_.get(), f, &size);
+    if (contents == nullptr) {
+        return "";
+    }
+    std::string out;
+    for (std::size_t i = off;
+         i < size &&
+         (std::isalnum(static_cast<unsigned char>(contents[i])) != 0 || contents[i] == '_');
+         ++i) {
+        out += contents[i];
+    }
+    return out;
+}
+
+InputError TranslationUnit::error(CXCursor c, const std::string& message) const {
+    return InputError(sourceName_, pos(c), message);
+}
+
+std::vector<CXCursor> children(CXCursor c) {
+    std::vector<CXCursor> out;
+    clang_visitChildren(c, collect, &out);
+    return out;
+}
+
+CXCursor stripped(CXCursor c) {
+    for (;;) {
+        const CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr &&
+            k != CXCursor_CStyleCastExpr) {
+            return c;
+        }
+        std::vector<CXCursor> kids = children(c);
+        // A cast's first child may name its type.
+        std::erase_if(kids,
+                      [](CXCursor k2) { return !clang_isExpression(clang_getCursorKind(k2)); });
+        if (kids.size() != 1) {
+            return c;
+        }
+        if (k == CXCursor_CStyleCastExpr && !isIntegerType(clang_getCursorType(c)) &&
+            clang_getCursorType(c).kind != CXType_Void &&
+            clang_getCursorType(c).kind != CXType_Pointer) {
+            return c;
+        }
+        c = kids.front();
+    }
+}
+
+std::optional<long long> constantValue(CXCursor c) {
+    c = stripped(c);
+    const CXCursorKind k = clang_getCursorKind(c);
+    bool constant =
+        k == CXCursor_IntegerLiteral || k == CXCursor_CharacterLiteral || k == CXCursor_UnaryExpr;
+    if (k == CXCursor_DeclRefExpr) {
+        constant = clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_EnumConstantDecl;
+    }
+    if (!constant) {
+        return std::nullopt;
+    }
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (r == nullptr) {
+        return std::nullopt;
+    }
+    std::optional<long long> out;
+    if (clang_EvalResult_getKind(r) == CXEval_Int) {
+        out = clang_EvalResult_getAsLongLong(r);
+    }
+    clang_EvalResult_dispose(r);
+    return out;
+}
+
+bool isIntegerType(CXType t) {
+    t = clang_getCanonicalType(t);
+    switch (t.kind) {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+    case CXType_Enum:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::optional<CXType> atomicValueType(CXType t) {
+    t = clang_getCanonicalType(t);
+    if (t.kind != CXType_Atomic) {
+        return std::nullopt;
+    }
+    return clang_Type_getValueType(t);
+}
+
+std::string typeName(CXType t) {
+    return take(clang_getTypeSpelling(t));
+}
+
+} // namespace tsoreach::c

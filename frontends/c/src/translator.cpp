@@ -1,0 +1,1066 @@
+#include "translator.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace tsoreach::c {
+
+namespace {
+
+constexpr long long kSeqCst = 5; // memory_order_seq_cst
+
+std::string hintAt(SourcePos p) {
+    return "L" + std::to_string(p.line);
+}
+
+CXCursorKind kind(CXCursor c) {
+    return clang_getCursorKind(c);
+}
+
+// The expression children (a cast's type reference and the like left out).
+std::vector<CXCursor> operands(CXCursor c) {
+    std::vector<CXCursor> out = children(c);
+    std::erase_if(out, [](CXCursor k) { return !clang_isExpression(kind(k)); });
+    return out;
+}
+
+Expr c0() {
+    return Expr::constant(0);
+}
+
+Expr op2(ExprOp op, const Expr& a, const Expr& b) {
+    return Expr::apply(op, a, b);
+}
+
+// a | b = a + b - (a & b); a ^ b = a + b - 2 (a & b) (two's complement).
+Expr bitOr(const Expr& a, const Expr& b) {
+    return op2(ExprOp::Sub, op2(ExprOp::Add, a, b), op2(ExprOp::BitAnd, a, b));
+}
+Expr bitXor(const Expr& a, const Expr& b) {
+    return op2(ExprOp::Sub, op2(ExprOp::Add, a, b),
+               op2(ExprOp::Mul, Expr::constant(2), op2(ExprOp::BitAnd, a, b)));
+}
+
+const std::array<std::pair<std::string_view, ExprOp>, 14> kOperators = {{
+    {"+", ExprOp::Add},
+    {"-", ExprOp::Sub},
+    {"*", ExprOp::Mul},
+    {"/", ExprOp::Div},
+    {"%", ExprOp::Rem},
+    {"&", ExprOp::BitAnd},
+    {"==", ExprOp::Eq},
+    {"!=", ExprOp::Ne},
+    {"<", ExprOp::Lt},
+    {"<=", ExprOp::Le},
+    {">", ExprOp::Gt},
+    {">=", ExprOp::Ge},
+    {"&&", ExprOp::And},
+    {"||", ExprOp::Or},
+}};
+
+CXChildVisitResult findReference(CXCursor c, CXCursor, CXClientData data) {
+    auto* target = static_cast<std::pair<CXCursor, bool>*>(data);
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), target->first) != 0) {
+        target->second = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+// Whether the body of `fn` uses `decl` (libclang walks the tree itself).
+bool refersTo(CXCursor fn, CXCursor decl) {
+    std::pair<CXCursor, bool> target{decl, false};
+    clang_visitChildren(fn, findReference, &target);
+    return target.second;
+}
+
+} // namespace
+
+std::string atomicName(std::string name) {
+    if (name.starts_with("__c11_")) {
+        name.erase(0, 6);
+    }
+    if (name.ends_with("_explicit")) {
+        name.resize(name.size() - std::string_view("_explicit").size());
+    }
+    return name;
+}
+
+// Counts the depth of the walk; an error past kMaxNesting.
+class ThreadTranslator::Nesting {
+  public:
+    Nesting(ThreadTranslator& t, CXCursor c) : t_(t) {
+        if (++t_.depth_ > kMaxNesting) {
+            --t_.depth_;
+            throw t_.ctx_.tu.error(c, "nesting deeper than " + std::to_string(kMaxNesting) +
+                                          " is not supported");
+        }
+    }
+    ~Nesting() { --t_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+  private:
+    ThreadTranslator& t_;
+};
+
+ThreadTranslator::ThreadTranslator(const ProgramContext& ctx, ProgramBuilder& b, ThreadCode& code)
+    : ctx_(ctx), b_(b), code_(code), start_(code.newState("start")), cur_(start_) {}
+
+// ---------------------------------------------------------------- emission
+
+State ThreadTranslator::fresh(SourcePos pos) {
+    return code_.newState(hintAt(pos));
+}
+
+void ThreadTranslator::emit(const Instr& instr, SourcePos pos) {
+    const State next = fresh(pos);
+    code_.add(cur_, next, instr, pos);
+    cur_ = next;
+}
+
+// The current state becomes `to`; what follows (dead code, or a label's
+// code) starts from a new state.
+void ThreadTranslator::jump(State to) {
+    code_.merge(cur_, to);
+    cur_ = code_.newState("dead");
+}
+
+InputError ThreadTranslator::unsupported(CXCursor c, const std::string& what) const {
+    return ctx_.tu.error(c, what + " is not supported");
+}
+
+// ---------------------------------------------------------------- registers
+
+bool ThreadTranslator::isLocal(CXCursor decl) const {
+    const CXCursorKind k = kind(decl);
+    return (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && ctx_.globals.find(decl) == nullptr;
+}
+
+RegId ThreadTranslator::local(CXCursor decl) {
+    if (auto it = locals_.find(decl); it != locals_.end()) {
+        return it->second;
+    }
+    // One register per declaration: calls are inlined but never recursive,
+    // so two activations of one declaration never overlap.
+    std::string name = spelling(decl);
+    for (int n = 2; regNames_.contains(name); ++n) {
+        name = spelling(decl) + "." + std::to_string(n);
+    }
+    regNames_.insert(name);
+    const RegId r = b_.reg(name);
+    locals_.emplace(decl, r);
+    return r;
+}
+
+RegId ThreadTranslator::temp() {
+    return b_.reg("tmp." + std::to_string(temps_++));
+}
+
+void ThreadTranslator::assignLocal(CXCursor decl, Value v, SourcePos pos) {
+    emit(Instr::local(local(decl), Expr::constant(v)), pos);
+}
+
+// ---------------------------------------------------------------- threads
+
+void ThreadTranslator::threadFunction(CXCursor fn, Value arg) {
+    const int params = clang_Cursor_getNumArguments(fn);
+    if (params > 1) {
+        throw unsupported(fn, "a thread function with " + std::to_string(params) + " parameters");
+    }
+    if (params == 1 && refersTo(fn, clang_Cursor_getArgument(fn, 0))) {
+        emit(Instr::local(local(clang_Cursor_getArgument(fn, 0)), Expr::constant(arg)),
+             ctx_.tu.pos(fn));
+    }
+    const State end = code_.newState("end");
+    frames_.push_back({fn, end, std::nullopt});
+    for (CXCursor k : children(fn)) {
+        if (kind(k) == CXCursor_CompoundStmt) {
+            statement(k);
+        }
+    }
+    frames_.pop_back();
+    jump(end);
+    cur_ = end;
+}
+
+void ThreadTranslator::signalDone(VarId flag, SourcePos pos) {
+    // The flag reaches memory after every store of the thread (pthread_join
+    // sees them all, under PSO as well).
+    const State fenced = code_.newState("exit");
+    code_.add(cur_, fenced, Instr::plain(InstrKind::Mfence), pos);
+    const State done = code_.newState("joinable");
+    code_.add(
+        fenced, done,
+        Instr::write(Expr::constant(1), Expr::cell(flag, ctx_.globals.memory().var(flag).base)),
+        pos);
+    cur_ = done;
+}
+
+// ---------------------------------------------------------------- statements
+
+void ThreadTranslator::statement(CXCursor s) {
+    const Nesting n(*this, s);
+    temps_ = tempBase_; // the temporaries of the enclosing expression stay
+    switch (kind(s)) {
+    case CXCursor_CompoundStmt:
+        return compound(s);
+    case CXCursor_DeclStmt:
+        return declaration(s);
+    case CXCursor_IfStmt:
+        return ifStatement(s);
+    case CXCursor_WhileStmt:
+        return whileLoop(s);
+    case CXCursor_DoStmt:
+        return doLoop(s);
+    case CXCursor_ForStmt:
+        return forLoop(s);
+    case CXCursor_ReturnStmt:
+        return returnStatement(s);
+    case CXCursor_GotoStmt:
+        return gotoStatement(s);
+    case CXCursor_LabelStmt:
+        return labelStatement(s);
+    case CXCursor_NullStmt:
+        return;
+    case CXCursor_BreakStmt:
+        if (loops_.empty()) {
+            throw unsupported(s, "'break' outside a loop (switch)");
+        }
+        return jump(loops_.back().breakTo);
+    case CXCursor_ContinueStmt:
+        if (loops_.empty()) {
+            throw ctx_.tu.error(s, "'continue' outside a loop");
+        }
+        return jump(loops_.back().continueTo);
+    default:
+        if (clang_isExpression(kind(s))) {
+            return effect(s);
+        }
+        throw unsupported(s, "the statement '" + kindName(s) + "'");
+    }
+}
+
+void ThreadTranslator::compound(CXCursor s) {
+    for (CXCursor k : children(s)) {
+        statement(k);
+    }
+}
+
+void ThreadTranslator::declaration(CXCursor s) {
+    for (CXCursor d : children(s)) {
+        if (kind(d) != CXCursor_VarDecl) {
+            throw unsupported(d, "the declaration '" + kindName(d) + "'");
+        }
+        const CXType t = clang_getCursorType(d);
+        if (typeName(t) == "pthread_t") {
+            continue;
+        }
+        if (!isIntegerType(t)) {
+            throw unsupported(d, "a local variable of type '" + typeName(t) + "'");
+        }
+        if (clang_Cursor_getStorageClass(d) == CX_SC_Static) {
+            throw unsupported(d, "a static local variable");
+        }
+        const RegId r = local(d);
+        for (CXCursor init : operands(d)) {
+            assignTo(r, init, ctx_.tu.pos(d));
+        }
+    }
+}
+
+void ThreadTranslator::ifStatement(CXCursor s) {
+    const std::vector<CXCursor> k = children(s);
+    const State then = fresh(ctx_.tu.pos(k[1]));
+    const State join = code_.newState(hintAt(ctx_.tu.pos(s)));
+    const State otherwise = k.size() > 2 ? fresh(ctx_.tu.pos(k[2])) : join;
+    branch(k[0], then, otherwise);
+    cur_ = then;
+    statement(k[1]);
+    jump(join);
+    if (k.size() > 2) {
+        cur_ = otherwise;
+        statement(k[2]);
+        jump(join);
+    }
+    cur_ = join;
+}
+
+void ThreadTranslator::whileLoop(CXCursor s) {
+    const std::vector<CXCursor> k = children(s);
+    const State head = fresh(ctx_.tu.pos(s));
+    const State body = fresh(ctx_.tu.pos(k[1]));
+    const State exit = fresh(ctx_.tu.pos(s));
+    jump(head);
+    cur_ = head;
+    branch(k[0], body, exit);
+    cur_ = body;
+    loops_.push_back({exit, head});
+    statement(k[1]);
+    loops_.pop_back();
+    jump(head);
+    cur_ = exit;
+}
+
+void ThreadTranslator::doLoop(CXCursor s) {
+    const std::vector<CXCursor> k = children(s);
+    const State body = fresh(ctx_.tu.pos(k[0]));
+    const State test = fresh(ctx_.tu.pos(k[1]));
+    const State exit = fresh(ctx_.tu.pos(s));
+    jump(body);
+    cur_ = body;
+    loops_.push_back({exit, test});
+    statement(k[0]);
+    loops_.pop_back();
+    jump(test);
+    cur_ = test;
+    branch(k[1], body, exit);
+    cur_ = exit;
+}
+
+// for (init; cond; step) body: libclang gives the present parts only, so
+// they are told apart by position in the parentheses.
+void ThreadTranslator::forLoop(CXCursor s) {
+    const std::vector<CXCursor> k = children(s);
+    std::array<std::optional<CXCursor>, 3> parts; // init, cond, step
+    const std::string_view text = ctx_.tu.text();
+    CXSourceRange range = clang_getCursorExtent(s);
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, begin = 0;
+    clang_getFileLocation(clang_getRangeStart(range), &f, &line, &col, &begin);
+    // The offsets of the two semicolons inside the parentheses.
+    const std::size_t open = text.find('(', begin);
+    std::array<std::size_t, 2> semi{};
+    int depthParen = 0;
+    std::size_t found = 0;
+    for (std::size_t i = open == text.npos ? text.size() : open + 1; i < text.size() && found < 2;
+         ++i) {
+        if (text[i] == '(') {
+            ++depthParen;
+        } else if (text[i] == ')') {
+            --depthParen;
+        } else if (text[i] == ';' && depthParen == 0) {
+            semi[found++] = i;
+        }
+    }
+    if (found < 2) {
+        throw unsupported(s, "this 'for' (its parentheses come from a macro)");
+    }
+    for (std::size_t i = 0; i + 1 < k.size(); ++i) {
+        CXFile f2 = nullptr;
+        unsigned l2 = 0, c2 = 0, off = 0;
+        clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(k[i])), &f2, &l2, &c2,
+                              &off);
+        parts[off < semi[0] ? 0 : off < semi[1] ? 1 : 2] = k[i];
+    }
+    const CXCursor body = k.back();
+    if (parts[0]) {
+        if (kind(*parts[0]) == CXCursor_DeclStmt) {
+            declaration(*parts[0]);
+        } else {
+            effect(*parts[0]);
+        }
+    }
+    const State head = fresh(ctx_.tu.pos(s));
+    const State bodyState = fresh(ctx_.tu.pos(body));
+    const State step = fresh(ctx_.tu.pos(s));
+    const State exit = fresh(ctx_.tu.pos(s));
+    jump(head);
+    cur_ = head;
+    if (parts[1]) {
+        temps_ = tempBase_;
+        branch(*parts[1], bodyState, exit);
+    } else {
+        jump(bodyState);
+    }
+    cur_ = bodyState;
+    loops_.push_back({exit, step});
+    statement(body);
+    loops_.pop_back();
+    jump(step);
+    cur_ = step;
+    if (parts[2]) {
+        temps_ = tempBase_;
+        effect(*parts[2]);
+    }
+    jump(head);
+    cur_ = exit;
+}
+
+void ThreadTranslator::returnStatement(CXCursor s) {
+    if (frames_.empty()) { // main's own return
+        for (CXCursor v : operands(s)) {
+            effect(v);
+        }
+        return jump(code_.newState("end"));
+    }
+    const Frame& fr = frames_.back();
+    for (CXCursor v : operands(s)) {
+        if (fr.result) {
+            assignTo(*fr.result, v, ctx_.tu.pos(s));
+        } else {
+            effect(v);
+        }
+    }
+    jump(fr.returnTo);
+}
+
+// By name: a label is unique in its function, and libclang's cursor for a
+// goto's target does not compare equal to the label statement's.
+State ThreadTranslator::labelState(CXCursor label) {
+    const std::string name = spelling(label);
+    if (auto it = labels_.find(name); it != labels_.end()) {
+        return it->second;
+    }
+    const State s = code_.newState(name);
+    labels_.emplace(name, s);
+    return s;
+}
+
+void ThreadTranslator::gotoStatement(CXCursor s) {
+    for (CXCursor k : children(s)) {
+        if (kind(k) == CXCursor_LabelRef) {
+            return jump(labelState(clang_getCursorReferenced(k)));
+        }
+    }
+    throw unsupported(s, "a computed goto");
+}
+
+void ThreadTranslator::labelStatement(CXCursor s) {
+    const State l = labelState(s);
+    jump(l);
+    cur_ = l;
+    for (CXCursor k : children(s)) {
+        if (kind(k) != CXCursor_LabelRef) {
+            statement(k);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- expressions
+
+bool ThreadTranslator::pure(CXCursor e) const {
+    e = stripped(e);
+    switch (kind(e)) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral:
+    case CXCursor_UnaryExpr:
+        return true;
+    case CXCursor_DeclRefExpr:
+        return ctx_.globals.find(clang_getCursorReferenced(e)) == nullptr;
+    case CXCursor_BinaryOperator: {
+        const std::vector<CXCursor> k = operands(e);
+        const std::string op = ctx_.tu.operatorAfter(k[0], e);
+        return op != "=" && op != "," && pure(k[0]) && pure(k[1]);
+    }
+    case CXCursor_UnaryOperator: {
+        const std::string first = ctx_.tu.firstToken(e);
+        const std::string last = ctx_.tu.lastToken(e);
+        return first != "++" && first != "--" && last != "++" && last != "--" && first != "&" &&
+               first != "*" && pure(operands(e)[0]);
+    }
+    default:
+        return false;
+    }
+}
+
+void ThreadTranslator::effect(CXCursor e) {
+    const Nesting n(*this, e);
+    const CXCursor s = stripped(e);
+    switch (kind(s)) {
+    case CXCursor_ConditionalOperator: { // assert(e) is `e ? (void)0 : __assert_fail(...)`
+        const std::vector<CXCursor> k = operands(s);
+        const State then = fresh(ctx_.tu.pos(k[1]));
+        const State otherwise = fresh(ctx_.tu.pos(k[2]));
+        const State join = fresh(ctx_.tu.pos(s));
+        branch(k[0], then, otherwise);
+        cur_ = then;
+        effect(k[1]);
+        jump(join);
+        cur_ = otherwise;
+        effect(k[2]);
+        jump(join);
+        cur_ = join;
+        return;
+    }
+    case CXCursor_CStyleCastExpr:
+        if (clang_getCursorType(s).kind == CXType_Void) {
+            for (CXCursor k : operands(s)) {
+                effect(k);
+            }
+            return;
+        }
+        break;
+    case CXCursor_StmtExpr: {
+        const int saved = temps_;
+        const int savedBase = tempBase_;
+        tempBase_ = temps_;
+        for (CXCursor k : children(s)) {
+            statement(k);
+        }
+        temps_ = saved;
+        tempBase_ = savedBase;
+        return;
+    }
+    default:
+        break;
+    }
+    if (pure(s)) {
+        return; // `(void)0`, `x == 1;`: nothing happens
+    }
+    (void)value(s);
+}
+
+void ThreadTranslator::assignTo(RegId r, CXCursor e, SourcePos pos) {
+    // A load straight into the register, without a temporary.
+    const CXCursor s = stripped(e);
+    std::optional<Cell> c;
+    if (kind(s) == CXCursor_DeclRefExpr || kind(s) == CXCursor_ArraySubscriptExpr) {
+        c = lvalueCell(s);
+    } else if (kind(s) == CXCursor_UnexposedExpr && operands(s).size() == 2 &&
+               atomicName(ctx_.tu.builtinName(s)) == "atomic_load") {
+        c = pointerCell(operands(s)[0]);
+    }
+    if (c && c->global != nullptr) {
+        emit(Instr::read(r, c->addr), ctx_.tu.pos(e));
+        return;
+    }
+    const Expr v = value(e);
+    emit(Instr::local(r, v), pos);
+}
+
+Expr ThreadTranslator::value(CXCursor e) {
+    const Nesting n(*this, e);
+    if (std::optional<long long> v = constantValue(e)) {
+        return Expr::constant(*v);
+    }
+    const CXCursor s = stripped(e);
+    switch (kind(s)) {
+    case CXCursor_DeclRefExpr:
+    case CXCursor_ArraySubscriptExpr: {
+        std::optional<Cell> c = lvalueCell(s);
+        if (!c) {
+            throw unsupported(s, "this use of '" + spelling(s) + "'");
+        }
+        return c->global == nullptr ? c->addr : load(*c, ctx_.tu.pos(s));
+    }
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        return binary(s);
+    case CXCursor_UnaryOperator:
+        return unary(s);
+    case CXCursor_ConditionalOperator:
+        return conditional(s);
+    case CXCursor_CallExpr:
+        return call(s);
+    case CXCursor_UnexposedExpr:
+        if (operands(s).size() >= 2) { // a C11 atomic builtin (atomic_load(...))
+            return atomicOperation(s, ctx_.tu.builtinName(s));
+        }
+        break;
+    default:
+        break;
+    }
+    throw unsupported(s, "the expression '" + kindName(s) + "'");
+}
+
+void ThreadTranslator::branch(CXCursor e, State t, State f) {
+    const Nesting n(*this, e);
+    if (std::optional<long long> v = constantValue(e)) {
+        return jump(*v != 0 ? t : f);
+    }
+    const CXCursor s = stripped(e);
+    if (kind(s) == CXCursor_UnaryOperator && ctx_.tu.firstToken(s) == "!") {
+        return branch(operands(s)[0], f, t);
+    }
+    if (kind(s) == CXCursor_BinaryOperator) {
+        const std::vector<CXCursor> k = operands(s);
+        const std::string op = ctx_.tu.operatorAfter(k[0], s);
+        if (op == "&&" || op == "||") {
+            const State mid = fresh(ctx_.tu.pos(k[1]));
+            if (op == "&&") {
+                branch(k[0], mid, f);
+            } else {
+                branch(k[0], t, mid);
+            }
+            cur_ = mid;
+            return branch(k[1], t, f);
+        }
+    }
+    const Expr v = value(e);
+    const SourcePos pos = ctx_.tu.pos(e);
+    const State from = cur_;
+    code_.add(from, t, Instr::check(v), pos);
+    code_.add(from, f, Instr::check(Expr::apply(ExprOp::Not, v)), pos);
+    cur_ = code_.newState("dead");
+}
+
+Expr ThreadTranslator::binary(CXCursor e) {
+    const std::vector<CXCursor> k = operands(e);
+    const std::string op = ctx_.tu.operatorAfter(k[0], e);
+    if (op == "=" ||
+        (op.size() >= 2 && op.back() == '=' && kind(e) == CXCursor_CompoundAssignOperator)) {
+        return assignment(e, op);
+    }
+    if (op == ",") {
+        effect(k[0]);
+        return value(k[1]);
+    }
+    if ((op == "&&" || op == "||") && !pure(k[1])) {
+        // The right operand's effects happen only when it is evaluated.
+        const RegId r = temp();
+        const State t = fresh(ctx_.tu.pos(e));
+        const State f = fresh(ctx_.tu.pos(e));
+        const State join = fresh(ctx_.tu.pos(e));
+        branch(e, t, f);
+        cur_ = t;
+        emit(Instr::local(r, Expr::constant(1)), ctx_.tu.pos(e));
+        jump(join);
+        cur_ = f;
+        emit(Instr::local(r, Expr::constant(0)), ctx_.tu.pos(e));
+        jump(join);
+        cur_ = join;
+        return Expr::reg(r);
+    }
+    const Expr a = value(k[0]);
+    const Expr b = value(k[1]);
+    if (op == "|") {
+        return bitOr(a, b);
+    }
+    if ((op == "^" || op == "-") && std::ranges::equal(a.nodes(), b.nodes())) {
+        // `r ^ r`, a fake dependency of litmus tests: 0, which the value
+        // analysis (and so PSO's bounded addresses) then knows.
+        return c0();
+    }
+    if (op == "^") {
+        return bitXor(a, b);
+    }
+    if (op == "<<" || op == ">>") {
+        const std::optional<long long> shift = constantValue(k[1]);
+        if (!shift || *shift < 0 || *shift > 62) {
+            throw unsupported(e, "a shift by a non-constant amount");
+        }
+        const Expr m = Expr::constant(Value{1} << *shift);
+        if (op == "<<") {
+            return op2(ExprOp::Mul, a, m);
+        }
+        // Arithmetic shift: floor division by 2^shift.
+        const Expr mod = op2(ExprOp::Rem, op2(ExprOp::Add, op2(ExprOp::Rem, a, m), m), m);
+        return op2(ExprOp::Div, op2(ExprOp::Sub, a, mod), m);
+    }
+    for (const auto& [spelled, o] : kOperators) {
+        if (spelled == op) {
+            return op2(o, a, b);
+        }
+    }
+    throw unsupported(e, "the operator '" + op + "'");
+}
+
+Expr ThreadTranslator::assignment(CXCursor e, const std::string& op) {
+    const std::vector<CXCursor> k = operands(e);
+    const SourcePos pos = ctx_.tu.pos(e);
+    std::optional<Cell> c = lvalueCell(stripped(k[0]));
+    if (!c) {
+        throw unsupported(k[0], "assigning to this expression");
+    }
+    const std::string arith = op.substr(0, op.size() - 1);
+    const auto combine = [&](const Expr& old, const Expr& v) {
+        if (arith == "|") {
+            return bitOr(old, v);
+        }
+        if (arith == "^") {
+            return bitXor(old, v);
+        }
+        for (const auto& [spelled, o] : kOperators) {
+            if (spelled == arith) {
+                return op2(o, old, v);
+            }
+        }
+        throw unsupported(e, "the operator '" + op + "'");
+    };
+    if (c->global == nullptr) { // a register
+        const RegId r = local(clang_getCursorReferenced(stripped(k[0])));
+        if (arith.empty()) {
+            assignTo(r, k[1], pos);
+        } else {
+            const Expr v = value(k[1]);
+            emit(Instr::local(r, combine(Expr::reg(r), v)), pos);
+        }
+        return Expr::reg(r);
+    }
+    const Expr v = value(k[1]);
+    if (arith.empty()) {
+        store(*c, v, c->global->atomic, pos);
+        return v;
+    }
+    if (c->global->atomic) { // x += v on an _Atomic: a locked update
+        const RegId old = readModifyWrite(
+            *c, [&](const Expr& o) { return combine(o, v); }, pos);
+        return combine(Expr::reg(old), v);
+    }
+    const Expr old = load(*c, pos);
+    const RegId r = temp();
+    emit(Instr::local(r, combine(old, v)), pos);
+    store(*c, Expr::reg(r), false, pos);
+    return Expr::reg(r);
+}
+
+Expr ThreadTranslator::unary(CXCursor e) {
+    const CXCursor x = operands(e)[0];
+    const std::string first = ctx_.tu.firstToken(e);
+    const std::string last = ctx_.tu.lastToken(e);
+    const bool prefix = first == "++" || first == "--";
+    const bool postfix = !prefix && (last == "++" || last == "--");
+    if (prefix || postfix) {
+        const ExprOp op = (prefix ? first : last) == "++" ? ExprOp::Add : ExprOp::Sub;
+        const SourcePos pos = ctx_.tu.pos(e);
+        std::optional<Cell> c = lvalueCell(stripped(x));
+        if (!c) {
+            throw unsupported(e, "incrementing this expression");
+        }
+        const auto step = [&](const Expr& old) { return op2(op, old, Expr::constant(1)); };
+        if (c->global == nullptr) {
+            const RegId r = local(clang_getCursorReferenced(stripped(x)));
+            const RegId before = temp();
+            if (postfix) {
+                emit(Instr::local(before, Expr::reg(r)), pos);
+            }
+            emit(Instr::local(r, step(Expr::reg(r))), pos);
+            return postfix ? Expr::reg(before) : Expr::reg(r);
+        }
+        if (c->global->atomic) {
+            const RegId old = readModifyWrite(*c, step, pos);
+            return postfix ? Expr::reg(old) : step(Expr::reg(old));
+        }
+        const RegId old = temp();
+        emit(Instr::read(old, c->addr), pos);
+        store(*c, step(Expr::reg(old)), false, pos);
+        return postfix ? Expr::reg(old) : step(Expr::reg(old));
+    }
+    if (first == "&" || first == "*") {
+        throw unsupported(e, "a pointer ('" + first + "' outside an atomic operation's argument)");
+    }
+    const Expr v = value(x);
+    if (first == "-") {
+        return op2(ExprOp::Sub, c0(), v);
+    }
+    if (first == "+") {
+        return v;
+    }
+    if (first == "!") {
+        return Expr::apply(ExprOp::Not, v);
+    }
+    if (first == "~") {
+        return op2(ExprOp::Sub, Expr::constant(-1), v);
+    }
+    throw unsupported(e, "the operator '" + first + "'");
+}
+
+Expr ThreadTranslator::conditional(CXCursor e) {
+    const std::vector<CXCursor> k = operands(e);
+    const RegId r = temp();
+    const State then = fresh(ctx_.tu.pos(k[1]));
+    const State otherwise = fresh(ctx_.tu.pos(k[2]));
+    const State join = fresh(ctx_.tu.pos(e));
+    branch(k[0], then, otherwise);
+    cur_ = then;
+    assignTo(r, k[1], ctx_.tu.pos(k[1]));
+    jump(join);
+    cur_ = otherwise;
+    assignTo(r, k[2], ctx_.tu.pos(k[2]));
+    jump(join);
+    cur_ = join;
+    return Expr::reg(r);
+}
+
+// ---------------------------------------------------------------- calls
+
+Expr ThreadTranslator::call(CXCursor e) {
+    const std::string name = spelling(e);
+    const SourcePos pos = ctx_.tu.pos(e);
+    const int argc = clang_Cursor_getNumArguments(e);
+    const auto arg = [&](int i) { return clang_Cursor_getArgument(e, static_cast<unsigned>(i)); };
+    if (name == "__assert_fail" || name == "__VERIFIER_error" || name == "reach_error" ||
+        name == "abort") {
+        // The goal: a state of its own per failing assertion.
+        const State fail = code_.newState("fail.L" + std::to_string(pos.line));
+        code_.markFailure(fail);
+        jump(fail);
+        return c0();
+    }
+    if (name == "__VERIFIER_assume" && argc == 1) {
+        const State ok = fresh(pos);
+        const State blocked = code_.newState("dead");
+        branch(arg(0), ok, blocked);
+        cur_ = ok;
+        return c0();
+    }
+    if (name == "__c11_atomic_thread_fence" || name == "atomic_thread_fence") {
+        const std::optional<long long> order = constantValue(arg(0));
+        if (!order) {
+            throw unsupported(e, "a fence whose memory order is not a constant");
+        }
+        // As compiled for x86: only a seq_cst fence is an instruction.
+        if (*order == kSeqCst) {
+            emit(Instr::plain(InstrKind::Mfence), pos);
+        }
+        return c0();
+    }
+    if (name == "__sync_synchronize") {
+        emit(Instr::plain(InstrKind::Mfence), pos);
+        return c0();
+    }
+    if (name == "__c11_atomic_signal_fence" || name == "atomic_signal_fence") {
+        return c0(); // orders nothing between threads
+    }
+    if (name == "pthread_mutex_lock" || name == "pthread_mutex_unlock") {
+        mutexOperation(e, name == "pthread_mutex_lock");
+        return c0();
+    }
+    if (name == "pthread_join") {
+        join(e);
+        return c0();
+    }
+    if (name == "pthread_exit") {
+        jump(code_.newState("end"));
+        return c0();
+    }
+    if (auto it = ctx_.functions.find(name); it != ctx_.functions.end()) {
+        return inlineCall(e, it->second);
+    }
+    if (name == "pthread_create") {
+        throw unsupported(e, "pthread_create outside main's first calls");
+    }
+    throw unsupported(e, "calling '" + name + "'");
+}
+
+Expr ThreadTranslator::inlineCall(CXCursor e, CXCursor fn) {
+    for (const Frame& f : frames_) {
+        if (clang_equalCursors(f.function, fn) != 0) {
+            throw unsupported(e, "a recursive call of '" + spelling(fn) + "'");
+        }
+    }
+    const SourcePos pos = ctx_.tu.pos(e);
+    const int argc = clang_Cursor_getNumArguments(e);
+    if (argc != clang_Cursor_getNumArguments(fn)) {
+        throw unsupported(e, "a call with a variable number of arguments");
+    }
+    // Straight into the parameters: without recursion no argument reads
+    // a parameter of the callee.
+    for (int i = 0; i < argc; ++i) {
+        const CXCursor p = clang_Cursor_getArgument(fn, static_cast<unsigned>(i));
+        if (!isIntegerType(clang_getCursorType(p))) {
+            throw unsupported(p, "a parameter of type '" + typeName(clang_getCursorType(p)) + "'");
+        }
+        assignTo(local(p), clang_Cursor_getArgument(e, static_cast<unsigned>(i)), pos);
+    }
+    const bool returnsValue = clang_getResultType(clang_getCursorType(fn)).kind != CXType_Void;
+    std::optional<RegId> result;
+    if (returnsValue) {
+        result = b_.reg("ret." + spelling(fn));
+    }
+    const State back = fresh(pos);
+    frames_.push_back({fn, back, result});
+    auto savedLabels = std::move(labels_);
+    labels_.clear();
+    const int savedTemps = temps_;
+    const int savedBase = tempBase_;
+    tempBase_ = temps_;
+    for (CXCursor k : children(fn)) {
+        if (kind(k) == CXCursor_CompoundStmt) {
+            statement(k);
+        }
+    }
+    temps_ = savedTemps;
+    tempBase_ = savedBase;
+    labels_ = std::move(savedLabels);
+    frames_.pop_back();
+    jump(back);
+    cur_ = back;
+    return result ? Expr::reg(*result) : c0();
+}
+
+// ---------------------------------------------------------------- memory
+
+std::optional<ThreadTranslator::Cell> ThreadTranslator::lvalueCell(CXCursor e) {
+    if (kind(e) == CXCursor_DeclRefExpr) {
+        const CXCursor d = clang_getCursorReferenced(e);
+        if (const Global* g = ctx_.globals.find(d)) {
+            const MemoryVar& v = ctx_.globals.memory().var(g->var);
+            if (v.array) {
+                throw unsupported(e, "using the array '" + v.name + "' as a pointer");
+            }
+            return Cell{Expr::cell(g->var, v.base), g};
+        }
+        if (isLocal(d)) {
+            return Cell{Expr::reg(local(d)), nullptr};
+        }
+        return std::nullopt;
+    }
+    if (kind(e) == CXCursor_ArraySubscriptExpr) {
+        const std::vector<CXCursor> k = operands(e);
+        const CXCursor base = stripped(k[0]);
+        const Global* g = kind(base) == CXCursor_DeclRefExpr
+                              ? ctx_.globals.find(clang_getCursorReferenced(base))
+                              : nullptr;
+        if (g == nullptr || g->mutex) {
+            throw unsupported(e, "indexing something other than a global array");
+        }
+        const MemoryVar& v = ctx_.globals.memory().var(g->var);
+        const Expr index = value(k[1]);
+        if (std::optional<Value> i = constantValue(index.nodes()); i && (*i < 0 || *i >= v.size)) {
+            throw ctx_.tu.error(e, "index " + std::to_string(*i) + " is outside '" + v.name +
+                                       "' (" + std::to_string(v.size) + " elements)");
+        }
+        return Cell{Expr::element(g->var, v.base, index), g};
+    }
+    return std::nullopt;
+}
+
+ThreadTranslator::Cell ThreadTranslator::pointerCell(CXCursor e) {
+    const CXCursor s = stripped(e);
+    if (kind(s) == CXCursor_UnaryOperator && ctx_.tu.firstToken(s) == "&") {
+        if (std::optional<Cell> c = lvalueCell(stripped(operands(s)[0])); c && c->global) {
+            return *c;
+        }
+    }
+    throw unsupported(e, "a pointer other than '&global' or '&array[i]'");
+}
+
+Expr ThreadTranslator::load(const Cell& c, SourcePos pos) {
+    const RegId r = temp();
+    emit(Instr::read(r, c.addr), pos);
+    return Expr::reg(r);
+}
+
+void ThreadTranslator::store(const Cell& c, const Expr& v, bool seqCst, SourcePos pos) {
+    emit(Instr::write(v, c.addr), pos);
+    if (seqCst) { // mov + mfence (docs/c.md)
+        emit(Instr::plain(InstrKind::Mfence), pos);
+    }
+}
+
+RegId ThreadTranslator::readModifyWrite(const Cell& c, const std::function<Expr(const Expr&)>& f,
+                                        SourcePos pos) {
+    const RegId old = temp();
+    emit(Instr::plain(InstrKind::Lock), pos);
+    emit(Instr::read(old, c.addr), pos);
+    emit(Instr::write(f(Expr::reg(old)), c.addr), pos);
+    emit(Instr::plain(InstrKind::Unlock), pos);
+    return old;
+}
+
+Expr ThreadTranslator::atomicOperation(CXCursor e, const std::string& name) {
+    const std::vector<CXCursor> k = operands(e);
+    const SourcePos pos = ctx_.tu.pos(e);
+    const std::string op = atomicName(name);
+    const Cell c = pointerCell(k[0]);
+    if (op == "atomic_init") {
+        store(c, value(k[1]), false, pos);
+        return c0();
+    }
+    const std::optional<long long> order = k.size() > 1 ? constantValue(k[1]) : std::nullopt;
+    if (!order) {
+        throw unsupported(e, "'" + op + "' with a memory order that is not a constant");
+    }
+    if (op == "atomic_load" && k.size() == 2) {
+        return load(c, pos);
+    }
+    if (op == "atomic_store" && k.size() == 3) {
+        store(c, value(k[2]), *order == kSeqCst, pos);
+        return c0();
+    }
+    const auto rmw = [&](const std::function<Expr(const Expr&, const Expr&)>& f) {
+        const Expr v = value(k[2]);
+        return Expr::reg(readModifyWrite(
+            c, [&](const Expr& old) { return f(old, v); }, pos));
+    };
+    if (k.size() == 3) {
+        if (op == "atomic_exchange") {
+            return rmw([](const Expr&, const Expr& v) { return v; });
+        }
+        if (op == "atomic_fetch_add") {
+            return rmw([](const Expr& o, const Expr& v) { return op2(ExprOp::Add, o, v); });
+        }
+        if (op == "atomic_fetch_sub") {
+            return rmw([](const Expr& o, const Expr& v) { return op2(ExprOp::Sub, o, v); });
+        }
+        if (op == "atomic_fetch_and") {
+            return rmw([](const Expr& o, const Expr& v) { return op2(ExprOp::BitAnd, o, v); });
+        }
+        if (op == "atomic_fetch_or") {
+            return rmw(bitOr);
+        }
+        if (op == "atomic_fetch_xor") {
+            return rmw(bitXor);
+        }
+    }
+    if (op == "atomic_compare_exchange_strong" && k.size() == 5) {
+        // lock; read old; old == *expected ? write desired : *expected = old; unlock
+        const CXCursor expectedPtr = stripped(k[2]);
+        std::optional<Cell> expected;
+        if (kind(expectedPtr) == CXCursor_UnaryOperator && ctx_.tu.firstToken(expectedPtr) == "&") {
+            expected = lvalueCell(stripped(operands(expectedPtr)[0]));
+        }
+        if (!expected || expected->global != nullptr) {
+            throw unsupported(k[2], "an expected value that is not '&local'");
+        }
+        const RegId exp = local(clang_getCursorReferenced(stripped(operands(expectedPtr)[0])));
+        const Expr desired = value(k[4]);
+        const RegId old = temp();
+        const RegId ok = temp();
+        emit(Instr::plain(InstrKind::Lock), pos);
+        emit(Instr::read(old, c.addr), pos);
+        const State same = fresh(pos);
+        const State differ = fresh(pos);
+        const State done = fresh(pos);
+        code_.add(cur_, same, Instr::check(op2(ExprOp::Eq, Expr::reg(old), Expr::reg(exp))), pos);
+        code_.add(cur_, differ, Instr::check(op2(ExprOp::Ne, Expr::reg(old), Expr::reg(exp))), pos);
+        cur_ = same;
+        emit(Instr::write(desired, c.addr), pos);
+        emit(Instr::local(ok, Expr::constant(1)), pos);
+        jump(done);
+        cur_ = differ;
+        emit(Instr::local(exp, Expr::reg(old)), pos);
+        emit(Instr::local(ok, Expr::constant(0)), pos);
+        jump(done);
+        cur_ = done;
+        emit(Instr::plain(InstrKind::Unlock), pos);
+        return Expr::reg(ok);
+    }
+    throw unsupported(e, "'" + (op.empty() ? kindName(e) : op) + "'");
+}
+
+void ThreadTranslator::mutexOperation(CXCursor e, bool lock) {
+    const SourcePos pos = ctx_.tu.pos(e);
+    const Cell c = pointerCell(clang_Cursor_getArgument(e, 0));
+    if (!c.global->mutex) {
+        throw unsupported(e, "a mutex that is not a global pthread_mutex_t");
+    }
+    // Each mutex is a cell taken by a locked update (lock cmpxchg), which
+    // blocks while another thread holds it.
+    emit(Instr::plain(InstrKind::Lock), pos);
+    if (lock) {
+        const RegId r = temp();
+        emit(Instr::read(r, c.addr), pos);
+        emit(Instr::check(op2(ExprOp::Eq, Expr::reg(r), c0())), pos);
+    }
+    emit(Instr::write(Expr::constant(lock ? 1 : 0), c.addr), pos);
+    emit(Instr::plain(InstrKind::Unlock), pos);
+}
+
+void ThreadTranslator::join(CXCursor e) {
+    const CXCursor t = stripped(clang_Cursor_getArgument(e, 0));
+    auto it = kind(t) == CXCursor_DeclRefExpr ? ctx_.doneFlags.find(clang_getCursorReferenced(t))
+                                              : ctx_.doneFlags.end();
+    if (it == ctx_.doneFlags.end()) {
+        throw unsupported(e, "joining a thread that main did not create");
+    }
+    const SourcePos pos = ctx_.tu.pos(e);
+    const RegId r = temp();
+    emit(Instr::read(r, Expr::cell(it->second, ctx_.globals.memory().var(it->second).base)), pos);
+    emit(Instr::check(op2(ExprOp::Eq, Expr::reg(r), Expr::constant(1))), pos);
+}
+
+} // namespace tsoreach::c

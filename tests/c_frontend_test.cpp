@@ -1,0 +1,211 @@
+// The C front end (frontends/c, docs/c.md): what a C program translates to,
+// and the positioned errors for what the subset leaves out.
+
+#include "tsoreach/frontends/c/front_end.hpp"
+#include "tsoreach/frontends/registry.hpp"
+#include "tsoreach/lang/printer.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tsoreach {
+namespace {
+
+LoadedProgram loadC(const std::string& text) {
+    return cFrontEnd().load(text, "test.c");
+}
+
+// The message "test.c:LINE:COL: error: ..." of the program's InputError.
+std::string errorOf(const std::string& text) {
+    try {
+        (void)loadC(text);
+    } catch (const InputError& e) {
+        return std::to_string(e.pos().line) + ":" + std::to_string(e.pos().col) + ": " +
+               e.message();
+    }
+    return "no error";
+}
+
+const char* kHeaders = "#include <assert.h>\n#include <pthread.h>\n#include <stdatomic.h>\n";
+
+std::string program(const std::string& globals, const std::string& thread,
+                    const std::string& mainTail = "") {
+    return std::string(kHeaders) + globals + "\nvoid *t0(void *arg) {\n" + thread +
+           "\n    return NULL;\n}\nint main(void) {\n    pthread_t a;\n"
+           "    pthread_create(&a, NULL, t0, NULL);\n" +
+           mainTail + "    return 0;\n}\n";
+}
+
+TEST(CFrontEnd, TheRegistryPicksItForDotCFiles) {
+    EXPECT_EQ(frontEndForFile("dir/sb.c").name, "c");
+    EXPECT_NE(findFrontEnd("c"), nullptr);
+}
+
+TEST(CFrontEnd, ThreadsAreNamedAfterTheirFunctionsAndGlobalsAreNamedMemory) {
+    const LoadedProgram p = loadC(std::string(kHeaders) + R"(
+atomic_int x = 3;
+int a[3] = {0, 5};
+void *w(void *arg) { atomic_store_explicit(&x, 1, memory_order_relaxed); return NULL; }
+int main(void) {
+    pthread_t t1, t2;
+    a[2] = 7;
+    pthread_create(&t1, NULL, w, NULL);
+    pthread_create(&t2, NULL, w, NULL);
+    return 0;
+}
+)");
+    ASSERT_EQ(p.program.threads.size(), 2U);
+    EXPECT_EQ(p.program.threads[0].name, "w");
+    EXPECT_EQ(p.program.threads[1].name, "w.2");
+    const MemoryLayout& m = p.program.memory;
+    ASSERT_EQ(m.vars.size(), 2U);
+    EXPECT_EQ(m.cellName(0), "x");
+    EXPECT_EQ(m.initialValue(0), 3);
+    EXPECT_EQ(m.cellName(2), "a[1]");
+    EXPECT_EQ(m.initialValue(2), 5);
+    EXPECT_EQ(m.initialValue(3), 7); // main's store before the first create
+    // Transitions carry the C position of their statement.
+    const Transition& store = p.program.transitions.front();
+    EXPECT_EQ(store.instr.kind, InstrKind::Write);
+    EXPECT_EQ(store.pos.line, 7U);
+    EXPECT_EQ(store.pos.col, 22U);
+}
+
+TEST(CFrontEnd, MemoryOrdersMapAsOnX86) {
+    const LoadedProgram p = loadC(program("atomic_int x, y;", R"(
+    atomic_store_explicit(&x, 1, memory_order_release);
+    atomic_store(&y, 1);
+    atomic_thread_fence(memory_order_acq_rel);
+    atomic_thread_fence(memory_order_seq_cst);
+    int r = atomic_exchange(&x, 2);)"));
+    std::vector<InstrKind> kinds;
+    for (const Transition& t : p.program.transitions) {
+        kinds.push_back(t.instr.kind);
+    }
+    // release store: mov; seq_cst store: mov + mfence; acq_rel fence:
+    // nothing; seq_cst fence: mfence; exchange: a locked update.
+    const std::vector<InstrKind> want = {InstrKind::Write,  InstrKind::Write,  InstrKind::Mfence,
+                                         InstrKind::Mfence, InstrKind::Lock,   InstrKind::Read,
+                                         InstrKind::Write,  InstrKind::Unlock, InstrKind::Local};
+    EXPECT_EQ(kinds, want) << p.translation;
+}
+
+TEST(CFrontEnd, AssertionsInTwoThreadsAreTwoGoalTerms) {
+    const LoadedProgram p = loadC(program("int x;", "    assert(x == 0);",
+                                          "    pthread_join(a, NULL);\n    assert(x == 0);\n"));
+    ASSERT_TRUE(p.goal.has_value());
+    EXPECT_EQ(p.goal->termCount(), 2U);
+    EXPECT_NE(p.translation.find("--goal t0=fail.L6 --goal main=fail.L13"), std::string::npos)
+        << p.translation;
+    // main waits for the thread's done flag, which follows its stores.
+    EXPECT_NE(p.translation.find("read tmp.0 done.t0"), std::string::npos) << p.translation;
+}
+
+TEST(CFrontEnd, OneAssertingThreadDeclaresItsFailuresFinal) {
+    const LoadedProgram p = loadC(program("int x;", "    int r = x;\n    assert(r != 1);"));
+    ASSERT_TRUE(p.goal.has_value());
+    EXPECT_EQ(p.goal->termCount(), 1U);
+    EXPECT_NE(p.translation.find("final fail.L7"), std::string::npos) << p.translation;
+    EXPECT_NE(p.translation.find("read r x"), std::string::npos) << p.translation;
+}
+
+TEST(CFrontEnd, ControlFlowAndInlinedCalls) {
+    const LoadedProgram p = loadC(std::string(kHeaders) + R"(
+atomic_int x;
+int twice(int v) { return v + v; }
+void *t0(void *arg) {
+    int s = 0;
+    for (int i = 0; i < 3; i++) {
+        if (i == 1) continue;
+        s += twice(i);
+    }
+    do { s--; } while (s > 2);
+    while (1) { if (atomic_load(&x)) break; }
+    assert(s == 2);
+    return NULL;
+}
+int main(void) { pthread_t a; pthread_create(&a, NULL, t0, NULL); return 0; }
+)");
+    const std::string text = printProgram(p.program);
+    EXPECT_NE(text.find("local v i"), std::string::npos) << text;
+    EXPECT_NE(text.find("local ret.twice + v v"), std::string::npos) << text;
+    EXPECT_NE(text.find("check < i 3"), std::string::npos) << text;
+}
+
+struct Refused {
+    std::string code;  // a thread body
+    std::string error; // LINE:COL: message start
+};
+
+class CFrontEndRefuses : public ::testing::TestWithParam<Refused> {};
+
+TEST_P(CFrontEndRefuses, WithAPositionedError) {
+    const std::string e = errorOf(program("atomic_int x; int rec(int n);", GetParam().code));
+    EXPECT_TRUE(e.starts_with(GetParam().error)) << e;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Subset, CFrontEndRefuses,
+    ::testing::Values(
+        Refused{"    int *q = &x;", "6:10: a local variable of type 'int *' is not supported"},
+        Refused{"    x = *(&x);",
+                "6:9: a pointer ('*' outside an atomic operation's argument) is not "
+                "supported"},
+        Refused{"    int r = rec(2);", "6:13: calling 'rec' is not supported"},
+        Refused{"    x = x << x;", "6:9: a shift by a non-constant amount is not supported"},
+        Refused{"    switch (rec(1)) { default: break; }", "6:5: the statement 'SwitchStmt' is not "
+                                                           "supported"},
+        Refused{"    int e = 0;\n    atomic_compare_exchange_weak(&x, &e, 1);",
+                "7:5: 'atomic_compare_exchange_weak' is not supported"},
+        Refused{"    atomic_int y;",
+                "6:16: a local variable of type 'atomic_int' is not supported"},
+        Refused{"    pthread_t b;\n    pthread_create(&b, NULL, t0, NULL);",
+                "7:5: pthread_create outside main's first calls is not supported"}));
+
+TEST(CFrontEnd, GlobalsOutsideTheSubsetAreRefused) {
+    EXPECT_EQ(errorOf(program("float f;", "")), "4:7: a global variable of type 'float' is not "
+                                                "supported");
+    EXPECT_EQ(errorOf(program("int *p;", "")), "4:6: a global variable of type 'int *' is not "
+                                               "supported");
+}
+
+TEST(CFrontEnd, RecursionIsRefused) {
+    const std::string e = errorOf(std::string(kHeaders) + R"(
+int f(int n) { return n == 0 ? 0 : f(n - 1); }
+void *t0(void *arg) { int r = f(2); return NULL; }
+int main(void) { pthread_t a; pthread_create(&a, NULL, t0, NULL); return 0; }
+)");
+    EXPECT_EQ(e, "5:36: a recursive call of 'f' is not supported");
+}
+
+TEST(CFrontEnd, ClangErrorsAreInputErrorsAtTheirPosition) {
+    EXPECT_EQ(errorOf("int main(void) { return 0 }\n"),
+              "1:26: expected ';' after return statement");
+    EXPECT_EQ(errorOf("int x;\n"), "1:1: the program has no main function");
+}
+
+TEST(CFrontEnd, MainBeforeTheCreatesMayOnlyInitialise) {
+    const std::string e = errorOf(std::string(kHeaders) + R"(
+int x, y;
+void *t0(void *arg) { return NULL; }
+int main(void) { pthread_t a; x = y; pthread_create(&a, NULL, t0, NULL); return 0; }
+)");
+    EXPECT_EQ(e, "7:31: before main's first pthread_create, anything but a constant "
+                 "initialisation of a global is not supported");
+}
+
+TEST(CFrontEnd, ThreadArgumentsAreConstants) {
+    const LoadedProgram p = loadC(std::string(kHeaders) + R"(
+int seen[2];
+void *w(void *arg) { seen[(long)arg] = 1; return NULL; }
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, NULL, w, (void *)0);
+    pthread_create(&b, NULL, w, (void *)1);
+    return 0;
+}
+)");
+    EXPECT_NE(printProgram(p.program).find("local arg 1"), std::string::npos);
+}
+
+} // namespace
+} // namespace tsoreach
