@@ -159,7 +159,36 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"    atomic_int y;",
                 "6:16: a local variable of type 'atomic_int' is not supported"},
         Refused{"    pthread_t b;\n    pthread_create(&b, NULL, t0, NULL);",
-                "7:5: pthread_create outside main's first calls is not supported"}));
+                "7:5: pthread_create outside main's first calls is not supported"},
+        // Values are mathematical integers: wrapping or narrow types are refused
+        // (a campaign found `unsigned u = 0; u - 1 > 0` false).
+        Refused{"    unsigned u = 0;", "6:14: the type 'unsigned int' is not supported"},
+        Refused{"    _Bool b = 2;", "6:11: the type '_Bool' is not supported"},
+        Refused{"    int r = (unsigned char)300;", "6:13: the type 'unsigned char' is not"}));
+
+// An operator inside a macro of the program reached the translator as the
+// macro call's tokens (PLUS(2, 3) defined `a + b` was read as a comma): such
+// macros are refused; a macro for one token, and the system's (assert,
+// atomic_load), are read as before.
+TEST(CFrontEnd, MacrosOfTheProgramStandForOneToken) {
+    EXPECT_EQ(errorOf(program("atomic_int x;\n#define PLUS(a, b) a + b", "    x = PLUS(2, 3);")),
+              "7:9: the function-like macro 'PLUS' is not supported: expand it by hand");
+    EXPECT_TRUE(errorOf(program("atomic_int x;\n#define TWO (1 + 1)", "    x = TWO;"))
+                    .starts_with("7:9: the macro 'TWO' stands for more than one token"));
+    const LoadedProgram p = loadC(program("atomic_int x;\n#define N 3",
+                                          "    atomic_store(&x, N);\n    assert(atomic_load(&x) "
+                                          "== N);"));
+    EXPECT_EQ(p.program.threads.size(), 1U);
+}
+
+// pthread_join's result is not modelled: anything but NULL is refused (it
+// was ignored, so `r` kept its old value).
+TEST(CFrontEnd, JoinResultMustBeNull) {
+    EXPECT_EQ(errorOf(program("", "",
+                              "    long r = 0;\n    pthread_join(a, (void **)&r);\n"
+                              "    assert(r == 5);\n")),
+              "13:21: a pthread_join result other than NULL is not supported");
+}
 
 TEST(CFrontEnd, GlobalsOutsideTheSubsetAreRefused) {
     EXPECT_EQ(errorOf(program("float f;", "")), "4:7: a global variable of type 'float' is not "

@@ -35,7 +35,7 @@ TranslationUnit::TranslationUnit(std::string_view text, const std::string& sourc
     CXTranslationUnit tu = nullptr;
     const CXErrorCode code = clang_parseTranslationUnit2(
         index_.get(), fileName_.c_str(), kArgs.data(), static_cast<int>(kArgs.size()), &file, 1,
-        CXTranslationUnit_None, &tu);
+        CXTranslationUnit_DetailedPreprocessingRecord, &tu);
     unit_.reset(tu);
     if (code != CXError_Success || tu == nullptr) {
         throw InputError(sourceName_, {}, "libclang could not parse the file");
@@ -53,6 +53,114 @@ TranslationUnit::TranslationUnit(std::string_view text, const std::string& sourc
             clang_getFileLocation(loc, &f, &line, &col, &off);
             throw InputError(sourceName_, {line, col}, message);
         }
+    }
+    refuseProgramMacros();
+    refuseNarrowTypes();
+}
+
+// The translator reads an operator from the tokens around its operands,
+// and libclang 14 gives a macro body's tokens only as the macro's call: an
+// operator written in a macro of the program could be misread (PLUS(a, b)
+// defined as `a + b` read as a comma). So the program's macros may only
+// stand for one token (a constant, a name); system headers' (assert,
+// stdatomic.h, NULL) are read through their expansion as before.
+void TranslationUnit::refuseProgramMacros() const {
+    for (CXCursor c : children(root())) {
+        if (clang_getCursorKind(c) != CXCursor_MacroExpansion ||
+            clang_Location_isFromMainFile(clang_getCursorLocation(c)) == 0) {
+            continue;
+        }
+        const CXCursor def = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(def) != 0 ||
+            clang_Location_isInSystemHeader(clang_getCursorLocation(def)) != 0 ||
+            clang_Cursor_isMacroBuiltin(def) != 0) {
+            continue;
+        }
+        const std::string name = take(clang_getCursorSpelling(def));
+        if (clang_Cursor_isMacroFunctionLike(def) != 0) {
+            throw error(c, "the function-like macro '" + name +
+                               "' is not supported: expand it by hand");
+        }
+        if (tokens(clang_getCursorExtent(def)).size() > 2) { // the name and one token
+            throw error(c, "the macro '" + name +
+                               "' stands for more than one token, which is not supported: "
+                               "expand it by hand, or write a constant");
+        }
+    }
+}
+
+namespace {
+
+// Integer types whose values the program model's mathematical integers do
+// not follow: unsigned ones wrap, _Bool and the narrow ones convert.
+bool narrowOrUnsigned(CXType t) {
+    t = clang_getCanonicalType(t);
+    if (t.kind == CXType_Atomic) {
+        t = clang_getCanonicalType(clang_Type_getValueType(t));
+    }
+    switch (t.kind) {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_Short:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_UInt128:
+        return true;
+    default:
+        return false;
+    }
+}
+
+struct TypeScan {
+    CXCursor found = clang_getNullCursor();
+};
+
+CXChildVisitResult scanTypes(CXCursor c, CXCursor parent, CXClientData data) {
+    auto* scan = static_cast<TypeScan*>(data);
+    const CXCursorKind k = clang_getCursorKind(c);
+    if (clang_Location_isFromMainFile(clang_getCursorLocation(c)) == 0) {
+        return CXChildVisit_Continue;
+    }
+    const bool mainParam = k == CXCursor_ParmDecl &&
+                           clang_getCursorKind(parent) == CXCursor_FunctionDecl &&
+                           take(clang_getCursorSpelling(parent)) == "main";
+    const bool typed = k == CXCursor_VarDecl || (k == CXCursor_ParmDecl && !mainParam) ||
+                       k == CXCursor_CStyleCastExpr || k == CXCursor_IntegerLiteral ||
+                       k == CXCursor_FieldDecl;
+    const CXType type = clang_getCursorType(c);
+    const bool handle = take(clang_getTypeSpelling(type)) == "pthread_t"; // an id, no arithmetic
+    if (typed && !handle && narrowOrUnsigned(type)) {
+        scan->found = c;
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_FunctionDecl && narrowOrUnsigned(clang_getCursorResultType(c))) {
+        scan->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+} // namespace
+
+// Values are mathematical integers (docs/c.md): a program whose types
+// wrap or narrow them would get verdicts of another program, so it is
+// refused at the first such declaration, cast or constant.
+void TranslationUnit::refuseNarrowTypes() const {
+    TypeScan scan;
+    clang_visitChildren(root(), scanTypes, &scan);
+    if (clang_Cursor_isNull(scan.found) == 0) {
+        const CXType t = clang_getCursorKind(scan.found) == CXCursor_FunctionDecl
+                             ? clang_getCursorResultType(scan.found)
+                             : clang_getCursorType(scan.found);
+        throw error(scan.found, "the type '" + take(clang_getTypeSpelling(t)) +
+                                    "' is not supported: values are mathematical integers, so "
+                                    "unsigned wrap-around and narrow types would change the "
+                                    "program (use int or long)");
     }
 }
 

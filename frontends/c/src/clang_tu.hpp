@@ -49,6 +49,8 @@ class TranslationUnit {
     };
     [[nodiscard]] std::vector<std::string> tokens(CXSourceRange range) const;
     [[nodiscard]] std::string operatorInText(CXCursor lhs) const;
+    void refuseProgramMacros() const;
+    void refuseNarrowTypes() const;
     [[nodiscard]] std::size_t offset(CXSourceLocation loc) const;
 
     std::string text_;

@@ -1057,6 +1057,10 @@ void ThreadTranslator::join(CXCursor e) {
     if (it == ctx_.doneFlags.end()) {
         throw unsupported(e, "joining a thread that main did not create");
     }
+    const CXCursor result = clang_Cursor_getArgument(e, 1);
+    if (const std::optional<long long> v = constantValue(result); !v || *v != 0) {
+        throw unsupported(result, "a pthread_join result other than NULL");
+    }
     const SourcePos pos = ctx_.tu.pos(e);
     const RegId r = temp();
     emit(Instr::read(r, Expr::cell(it->second, ctx_.globals.memory().var(it->second).base)), pos);
