@@ -181,6 +181,22 @@ TEST(CFrontEnd, MacrosOfTheProgramStandForOneToken) {
     EXPECT_EQ(p.program.threads.size(), 1U);
 }
 
+// A local named like a global, or like a keyword of the program model
+// (`final`), gets a suffix, as a second local of one name does (a campaign
+// found these refused with an internal message).
+TEST(CFrontEnd, LocalsNamedLikeGlobalsOrKeywordsAreRenamed) {
+    const LoadedProgram p =
+        loadC(std::string(kHeaders) +
+              "atomic_int value;\nint twice(int value) { return 2 * value; }\n"
+              "void *t0(void *a) { int final = twice(3); atomic_store(&value, "
+              "final); return NULL; }\n"
+              "int main(void) { pthread_t a; pthread_create(&a, NULL, t0, NULL); "
+              "pthread_join(a, NULL); assert(atomic_load(&value) == 6); return 0; }\n");
+    const std::string text = printProgram(p.program);
+    EXPECT_NE(text.find("value.2"), std::string::npos) << text;
+    EXPECT_NE(text.find("final.2"), std::string::npos) << text;
+}
+
 // pthread_join's result is not modelled: anything but NULL is refused (it
 // was ignored, so `r` kept its old value).
 TEST(CFrontEnd, JoinResultMustBeNull) {

@@ -1,5 +1,7 @@
 #include "translator.hpp"
 
+#include "tsoreach/lang/tokens.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -144,8 +146,14 @@ RegId ThreadTranslator::local(CXCursor decl) {
     }
     // One register per declaration: calls are inlined but never recursive,
     // so two activations of one declaration never overlap.
+    // A name the program model cannot take as a register (a global's, a
+    // keyword such as `final`) gets a suffix too, like a second `i`.
+    auto taken = [this](const std::string& n) {
+        return regNames_.contains(n) || !detail::isRegisterToken(n) ||
+               ctx_.globals.memory().find(n).valid();
+    };
     std::string name = spelling(decl);
-    for (int n = 2; regNames_.contains(name); ++n) {
+    for (int n = 2; taken(name); ++n) {
         name = spelling(decl) + "." + std::to_string(n);
     }
     regNames_.insert(name);
