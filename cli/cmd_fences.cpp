@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 
 namespace tsoreach::cli {
 namespace {
@@ -115,7 +116,7 @@ class FencesCommand final : public SearchCommand {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!apply_.empty() && r.outcome == robustness::FenceOutcome::Found) {
-            writeFenced(r);
+            writeFenced(r, program);
         }
         const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
         const FencesReport report{program, info, r};
@@ -155,15 +156,25 @@ class FencesCommand final : public SearchCommand {
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
         ctx.engine = std::string(engine->name());
         const Goal goal = chooseGoal(input, goals_, file_, allowUnreachableGoal_);
+        if (input.goal || !goals_.empty()) {
+            declaredGoal_ = goal; // not the final states: the fenced text needs it said
+        }
         noteProgress(common_, entry);
         return robustness::safetyFences(input.program, goal, *engine, options);
     }
 
-    void writeFenced(const robustness::FenceResult& r) const {
+    // The fenced program; a goal other than its final states (a C program
+    // asserting in several threads, a .rmm file's forbidden tuples, --goal)
+    // is given as the options that check the text, as `print` does.
+    void writeFenced(const robustness::FenceResult& r, const Program& program) const {
         std::ofstream out(apply_, std::ios::binary);
         out << "# " << file_ << " with " << r.fences.size() << " fence(s) for " << target_
-            << " under " << model_ << " (tsoreach fences)\n"
-            << r.fencedText;
+            << " under " << model_ << " (tsoreach fences)\n";
+        if (declaredGoal_) {
+            out << "# goal: check this text with\n#   " << goalOptions(program, *declaredGoal_)
+                << "\n";
+        }
+        out << r.fencedText;
         if (!out.flush()) {
             throw UsageError("cannot write " + apply_ + " (--apply)");
         }
@@ -171,7 +182,8 @@ class FencesCommand final : public SearchCommand {
 
     std::string target_;
     std::vector<std::string> goals_;
-    std::string apply_; // output file; empty: none
+    std::string apply_;                // output file; empty: none
+    std::optional<Goal> declaredGoal_; // safety: the goal, unless the final states
     std::string cost_ = "uniform";
     std::size_t maxRounds_ = 64;
     bool allowUnreachableGoal_ = false;

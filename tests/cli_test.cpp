@@ -1083,6 +1083,27 @@ TEST_F(Cli, FencesReportVerifiedMinimumSetsAndApplyThem) {
     EXPECT_EQ(nlohmann::json::parse(mp.out)["count"], 0);
 }
 
+// A C program asserting in two threads has a goal other than its final
+// states: the fenced text says which --goal options check it (a campaign
+// found the file unusable as written), and with them it is unreachable.
+TEST_F(Cli, FencedTextGivesItsGoal) {
+    const std::string pet = std::string(TSOREACH_SOURCE_DIR) + "/examples/c/peterson.c";
+    const std::string out = (dir / "fenced-peterson.txt").string();
+    const Outcome f = run("fences " + pet + " --target safety --apply " + out);
+    ASSERT_EQ(f.code, 0) << f.out << f.err;
+    std::ifstream in(out);
+    std::string line;
+    std::string options;
+    while (std::getline(in, line) && options.empty()) {
+        if (line.starts_with("#   --goal ")) {
+            options = line.substr(4);
+        }
+    }
+    ASSERT_FALSE(options.empty()) << "no goal line in " << out;
+    EXPECT_EQ(run("reach " + out + " " + options + " --model tso").code, 0) << options;
+    EXPECT_EQ(run("reach " + out + " --model tso").code, 2); // no final states of its own
+}
+
 TEST_F(Cli, FencesSayWhenNoFenceCanHelpAndRefuseWhatTheyCannotDo) {
     // The goal is reachable under SC: exit 10 with the SC trace.
     const std::string both = write("both.txt", R"(thread t0 initial a final b
