@@ -245,10 +245,11 @@ void *w(void *arg) { seen[(long)arg] = 1; return NULL; }
 int main(void) {
     pthread_t a, b;
     pthread_create(&a, NULL, w, (void *)0);
-    pthread_create(&b, NULL, w, (void *)1);
+    pthread_create(&b, NULL, &w, (void *)1);
     return 0;
 }
 )");
+    // `&w` names the function as `w` does.
     EXPECT_NE(printProgram(p.program).find("local arg 1"), std::string::npos);
 }
 

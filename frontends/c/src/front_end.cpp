@@ -136,7 +136,11 @@ Created creation(const TranslationUnit& tu, CXCursor call) {
         throw tu.error(handle, "a thread handle other than '&variable' is not supported");
     }
     c.handle = clang_getCursorReferenced(stripped(k[0]));
-    const CXCursor fn = stripped(clang_Cursor_getArgument(s, 2));
+    CXCursor fn = stripped(clang_Cursor_getArgument(s, 2));
+    if (clang_getCursorKind(fn) == CXCursor_UnaryOperator && tu.firstToken(fn) == "&" &&
+        children(fn).size() == 1) {
+        fn = stripped(children(fn).front()); // &f names f too
+    }
     const CXCursor decl = clang_getCursorReferenced(fn);
     const CXCursor def = clang_getCursorDefinition(decl);
     if (clang_getCursorKind(decl) != CXCursor_FunctionDecl || clang_Cursor_isNull(def)) {
