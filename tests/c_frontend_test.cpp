@@ -200,6 +200,11 @@ TEST(CFrontEnd, LocalsNamedLikeGlobalsOrKeywordsAreRenamed) {
 // pthread_join's result is not modelled: anything but NULL is refused (it
 // was ignored, so `r` kept its old value).
 TEST(CFrontEnd, JoinResultMustBeNull) {
+    // Also when main only joins (its code is then not translated).
+    EXPECT_EQ(errorOf(program("", "", "    long r = 0;\n    pthread_join(a, (void **)&r);\n")),
+              "13:21: a pthread_join result other than NULL is not supported");
+    EXPECT_EQ(errorOf(program("", "", "    pthread_t b;\n    pthread_join(b, NULL);\n")),
+              "13:5: joining a thread that main did not create is not supported");
     EXPECT_EQ(errorOf(program("", "",
                               "    long r = 0;\n    pthread_join(a, (void **)&r);\n"
                               "    assert(r == 5);\n")),

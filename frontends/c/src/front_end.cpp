@@ -8,6 +8,8 @@
 #include "tsoreach/lang/builder.hpp"
 #include "tsoreach/lang/printer.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace tsoreach {
@@ -179,6 +181,26 @@ bool onlyWaits(CXCursor s) {
     return false;
 }
 
+// A join that only waits is not translated when main's code after it does
+// nothing, but it is still checked as the translator would: a created
+// handle, a NULL result.
+void checkJoin(const TranslationUnit& tu, const MainPlan& plan, CXCursor call) {
+    const CXCursor t = stripped(clang_Cursor_getArgument(call, 0));
+    const CXCursor handle = clang_getCursorKind(t) == CXCursor_DeclRefExpr
+                                ? clang_getCursorReferenced(t)
+                                : clang_getNullCursor();
+    const bool created =
+        std::any_of(plan.created.begin(), plan.created.end(),
+                    [&](const Created& c) { return clang_equalCursors(c.handle, handle) != 0; });
+    if (!created) {
+        throw tu.error(call, "joining a thread that main did not create is not supported");
+    }
+    const CXCursor result = clang_Cursor_getArgument(call, 1);
+    if (const std::optional<long long> v = constantValue(result); !v || *v != 0) {
+        throw tu.error(result, "a pthread_join result other than NULL is not supported");
+    }
+}
+
 MainPlan planMain(const TranslationUnit& tu, Globals& g, CXCursor main) {
     MainPlan plan;
     CXCursor body = clang_getNullCursor();
@@ -216,6 +238,9 @@ MainPlan planMain(const TranslationUnit& tu, Globals& g, CXCursor main) {
     plan.rest.assign(stmts.begin() + static_cast<std::ptrdiff_t>(lastCreate) + 1, stmts.end());
     for (CXCursor s : plan.rest) {
         plan.restRuns = plan.restRuns || !onlyWaits(s);
+        if (isCall(s, "pthread_join")) {
+            checkJoin(tu, plan, stripped(s));
+        }
     }
     return plan;
 }
