@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -27,6 +28,9 @@ namespace {
 // --version, and the internal-error message: the release and the commit
 // built (cmake/commit.cmake).
 constexpr const char* kVersionLine = "tsoreach " TSOREACH_VERSION " (commit " TSOREACH_COMMIT ")";
+
+const std::map<std::string, SeqCstStore> kSeqCstStores{{"mfence", SeqCstStore::MovMfence},
+                                                       {"xchg", SeqCstStore::Xchg}};
 
 // Declares every subcommand, parses, and runs the chosen one.
 int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
@@ -52,6 +56,10 @@ int run(int argc, char** argv, Context& ctx, const engines::Catalog& catalog) {
         cmd->add_option("--input-format", ctx.input, inputFormatHelp())
             ->check(CLI::IsMember(inputFormatNames()))
             ->capture_default_str();
+        cmd->add_option("--seq-cst-store", ctx.frontEnd.seqCstStore,
+                        "C programs: a seq_cst store compiled as mov + mfence (mfence, the "
+                        "default) or as a locked xchg (xchg); docs/c.md")
+            ->transform(CLI::CheckedTransformer(kSeqCstStores));
         declared.push_back(cmd);
     }
 

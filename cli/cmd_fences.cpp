@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "report.hpp"
+#include "report_common.hpp"
 #include "tsoreach/frontends/condition_goal.hpp"
 #include "tsoreach/frontends/registry.hpp"
 #include "tsoreach/lang/control_flow.hpp"
@@ -97,7 +98,7 @@ class FencesCommand final : public SearchCommand {
         const reach::MemoryModel model = chosenModel(ctx);
         engines::Settings settings = commonSettings();
         // --target safety searches for a litmus test's condition.
-        const LoadedProgram loaded = loadProgramFile(file_, ctx.input);
+        const LoadedProgram loaded = loadProgramFile(file_, ctx.input, ctx.frontEnd);
         const LoadedProgram input = target_ == "safety" ? withConditionGoal(loaded) : loaded;
         const Program& program = input.program;
         // --target safety checks the goal it chooses; robustness uses none.
@@ -109,21 +110,39 @@ class FencesCommand final : public SearchCommand {
         options.cost =
             cost_ == "loops" ? robustness::FenceCost::Loops : robustness::FenceCost::Uniform;
         options.maxRounds = maxRounds_;
+        if (!input.fenceStatement.empty()) { // C: fences only where a statement can hold one
+            if (!apply_.empty() && !goals_.empty()) {
+                throw UsageError("--apply with --goal: the fenced " + file_ +
+                                 " is checked against its own assertions, and --goal names "
+                                 "states of the translation that the fences renumber");
+            }
+            options.allowed.emplace();
+            for (const FenceSite& s : input.fenceSites) {
+                options.allowed->push_back({s.thread, s.state});
+            }
+        }
         const auto start = std::chrono::steady_clock::now();
         const robustness::FenceResult r = target_ == "robustness"
                                               ? robustnessFences(program, model, ctx, options)
                                               : safetyFences(input, model, ctx, options);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        FenceInfo info{
+            file_, target_, model_, ctx.engine, seconds, input.fenceSites, input.fenceStatement,
+            ""};
+        int exit = fenceExit(r.outcome);
         if (!apply_.empty() && r.outcome == robustness::FenceOutcome::Found) {
-            writeFenced(r, program);
+            if (input.fenceStatement.empty()) {
+                writeFenced(r, program);
+            } else if (!writeFencedSource(r, input, model, ctx, options, info.applied)) {
+                exit = exitUnknown;
+            }
         }
-        const FenceInfo info{file_, target_, model_, ctx.engine, seconds};
         const FencesReport report{program, info, r};
         writeReportFiles(ctx, input, settings.options.stop,
                          [&](const ReportFormat& f) { return f.fences(report); });
         emit(*outputFormat(common_.json, ctx.warnings)->fences(report));
-        return fenceExit(r.outcome);
+        return exit;
     }
 
   private:
@@ -178,6 +197,58 @@ class FencesCommand final : public SearchCommand {
         if (!out.flush()) {
             throw UsageError("cannot write " + apply_ + " (--apply)");
         }
+    }
+
+    // The source (a C file) with a fence statement at each fence's site,
+    // read back and checked like the input before it is written: true when
+    // the check holds and the file was written; `note` says which.
+    bool writeFencedSource(const robustness::FenceResult& r, const LoadedProgram& input,
+                           reach::MemoryModel model, const Context& ctx,
+                           const robustness::FenceOptions& options, std::string& note) const {
+        std::vector<FenceSite> chosen;
+        for (const instrument::FencePosition& f : r.fences) {
+            for (const FenceSite& s : input.fenceSites) {
+                if (s.thread == f.thread && s.state == f.state) {
+                    chosen.push_back(s);
+                }
+            }
+        }
+        const std::string text = sourceWithFences(input.source, chosen, input.fenceStatement);
+        const FrontEnd& frontEnd =
+            ctx.input == kAutoInputFormat ? frontEndForFile(file_) : *findFrontEnd(ctx.input);
+        const LoadedProgram fenced = frontEnd.load(text, apply_, ctx.frontEnd);
+        const std::string check = checkFenced(fenced, model, options.search);
+        if (!check.empty()) {
+            note = "not written: the fenced source " + check;
+            return false;
+        }
+        std::ofstream out(apply_, std::ios::binary);
+        out << text;
+        if (!out.flush()) {
+            throw UsageError("cannot write " + apply_ + " (--apply)");
+        }
+        note = "wrote " + apply_ + " and checked it: the fences hold there";
+        return true;
+    }
+
+    // Why `fenced` (the written source, read back) misses the target; "" when
+    // it meets it.
+    std::string checkFenced(const LoadedProgram& fenced, reach::MemoryModel model,
+                            const reach::Options& search) const {
+        if (target_ == "robustness") {
+            const robustness::RobustnessResult r = robustness::checkTsoRobustness(
+                fenced.program, search, robustness::WitnessScope::First, search.jobs);
+            return r.verdict == robustness::RobustVerdict::Robust
+                       ? ""
+                       : "is " + detail::verdictName(r.verdict) + " " + r.reason;
+        }
+        const engines::EngineEntry& entry = safetyEngine(catalog_, engine_, fenced.program, model);
+        std::unique_ptr<reach::Engine> engine = entry.makeReach(model);
+        const Goal goal = chooseGoal(fenced, {}, apply_, true);
+        const reach::Result r = reach::runChecked(*engine, fenced.program, goal, search);
+        return r.verdict == reach::Verdict::Unreachable
+                   ? ""
+                   : "reaches its goal: " + std::string(reach::name(r.verdict)) + " " + r.reason;
     }
 
     std::string target_;

@@ -42,7 +42,7 @@ class OutcomesCommand final : public SearchCommand {
         const reach::MemoryModel model = chosenModel(ctx);
         const engines::EngineEntry& engine = chosenEngine(ctx, model);
         engines::Settings settings = commonSettings();
-        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const LoadedProgram input = loadProgramFile(file_, ctx.input, ctx.frontEnd);
         const Program& program = input.program;
         lintProgram(input, file_, true, ctx.warnings, settings.options.stop);
         completeSettings(settings, engine);

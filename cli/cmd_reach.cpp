@@ -74,7 +74,8 @@ class ReachCommand final : public SearchCommand {
         const reach::MemoryModel model = chosenModel(ctx);
         engines::Settings settings = commonSettings();
         // A litmus test's condition becomes the goal (condition_goal.hpp).
-        const LoadedProgram input = withConditionGoal(loadProgramFile(file_, ctx.input));
+        const LoadedProgram input =
+            withConditionGoal(loadProgramFile(file_, ctx.input, ctx.frontEnd));
         const Program& program = input.program;
         const engines::EngineEntry& entry = chosenEngine(ctx, model);
         std::unique_ptr<reach::Engine> engine = entry.makeReach(model);

@@ -44,7 +44,7 @@ class ReplayCommand final : public Command {
     [[nodiscard]] bool json() const override { return json_; }
 
     int run(Context& ctx) override {
-        LoadedProgram input = withConditionGoal(loadProgramFile(file_, ctx.input));
+        LoadedProgram input = withConditionGoal(loadProgramFile(file_, ctx.input, ctx.frontEnd));
         const Program& program = input.program;
         lintProgram(input, file_, false, ctx.warnings);
         LoadedTrace loaded = loadTraceJson(program, traceFile_);
@@ -86,7 +86,7 @@ class PrintCommand final : public Command {
     [[nodiscard]] const std::string& file() const override { return file_; }
 
     int run(Context& ctx) override {
-        const LoadedProgram printed = loadProgramFile(file_, ctx.input);
+        const LoadedProgram printed = loadProgramFile(file_, ctx.input, ctx.frontEnd);
         lintProgram(printed, file_, true, ctx.warnings);
         // A translation keeps its comments (memory layout, declared goal).
         emit(printed.translation.empty() ? printProgram(printed.program) : printed.translation);
@@ -121,7 +121,7 @@ class InstrumentCommand final : public Command {
     [[nodiscard]] const std::string& file() const override { return file_; }
 
     int run(Context& ctx) override {
-        const LoadedProgram input = loadProgramFile(file_, ctx.input);
+        const LoadedProgram input = loadProgramFile(file_, ctx.input, ctx.frontEnd);
         const Program& program = input.program;
         lintProgram(input, file_, true, ctx.warnings);
         std::vector<TransitionId> sigma;

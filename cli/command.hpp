@@ -40,7 +40,8 @@ struct UsageError : std::runtime_error {
 // What the error messages name, filled in as the run proceeds, and the
 // warnings given so far (the JSON report and the JSON error include them).
 struct Context {
-    std::string input; // --input-format
+    std::string input;        // --input-format
+    FrontEndOptions frontEnd; // --seq-cst-store
     std::string command;
     std::string file;
     std::string model;

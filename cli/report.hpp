@@ -10,6 +10,7 @@
 
 #include "diagnostics.hpp"
 #include "tsoreach/engines/catalog.hpp"
+#include "tsoreach/frontends/fence_site.hpp"
 #include "tsoreach/lang/condition.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -63,6 +64,11 @@ struct FenceInfo {
     std::string model;
     std::string engine;
     double seconds = 0;
+    // A source language with fence statements (C): where each can go, the
+    // statement, and what --apply wrote and how its check of that file ended.
+    std::vector<FenceSite> sites;
+    std::string fenceStatement;
+    std::string applied;
 };
 
 struct FencesReport {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -204,11 +205,11 @@ std::string verdictName(robustness::RobustVerdict v) {
     return "unknown";
 }
 
-// "write 1 0 (line 3, a -> b)"
+// "write 1 0 (at 3:1, a -> b)"
 std::string describeTransition(const Program& p, TransitionId id) {
     const Transition& tr = p.transition(id);
     const Thread& th = p.thread(tr.thread);
-    return "'" + printInstruction(p, tr) + "' (line " + std::to_string(tr.pos.line) + ", " +
+    return "'" + printInstruction(p, tr) + "' (at " + placeText(tr.pos) + ", " +
            th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()] + ")";
 }
 
@@ -218,6 +219,7 @@ nlohmann::ordered_json transitionJson(const Program& p, TransitionId id) {
     return {{"from", th.stateNames[tr.from.index()]},
             {"to", th.stateNames[tr.to.index()]},
             {"line", tr.pos.line},
+            {"col", tr.pos.col},
             {"instruction", printInstruction(p, tr)}};
 }
 
@@ -273,15 +275,36 @@ std::string outcomeName(robustness::FenceOutcome o) {
     return "unknown";
 }
 
-// The source line of the first transition a fence at `f` guards.
-std::uint32_t guardedLine(const Program& p, const instrument::FencePosition& f) {
-    const auto leaving = p.thread(f.thread).outgoingOf(f.state);
-    std::uint32_t line = 0;
-    for (TransitionId id : leaving) {
-        const std::uint32_t l = p.transition(id).pos.line;
-        line = line == 0 ? l : std::min(line, l);
+SourcePos guardedPos(const Program& p, const instrument::FencePosition& f) {
+    std::optional<SourcePos> first;
+    for (TransitionId id : p.thread(f.thread).outgoingOf(f.state)) {
+        const SourcePos pos = p.transition(id).pos;
+        if (pos.line != 0 &&
+            (!first || std::pair(pos.line, pos.col) < std::pair(first->line, first->col))) {
+            first = pos;
+        }
     }
-    return line;
+    return first.value_or(SourcePos{});
+}
+
+const FenceSite* siteOf(const FenceInfo& info, const instrument::FencePosition& f) {
+    for (const FenceSite& s : info.sites) {
+        if (s.thread == f.thread && s.state == f.state) {
+            return &s;
+        }
+    }
+    return nullptr;
+}
+
+std::string fenceText(const Program& p, const FenceInfo& info, const instrument::FencePosition& f) {
+    const Thread& t = p.thread(f.thread);
+    const std::string& state = t.stateNames[f.state.index()];
+    if (const FenceSite* s = siteOf(info, f)) {
+        return info.fenceStatement + " before " + info.file + ":" + placeText(s->pos) + " in " +
+               t.name + " (state " + state + ")";
+    }
+    return "mfence in " + t.name + " at state " + state + " (before line " +
+           placeText(guardedPos(p, f)) + ")";
 }
 
 std::string positionName(const Program& p, const instrument::FencePosition& f) {

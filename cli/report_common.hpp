@@ -3,6 +3,7 @@
 // of verdicts and outcomes, step effects, number formats, transitions and
 // happens-before cycles as text or JSON.
 
+#include "report.hpp"
 #include "tsoreach/instrument/fences.hpp"
 #include "tsoreach/lang/condition.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -83,7 +84,15 @@ std::string cycleText(const Program& p, const robustness::HbGraph& graph,
                       const std::vector<robustness::HbArc>& cycle);
 std::string verdictLine(robustness::RobustVerdict v, const std::string& reason);
 std::string outcomeName(robustness::FenceOutcome o);
-std::uint32_t guardedLine(const Program& p, const instrument::FencePosition& f);
+// The place in the source (a C statement) that holds a fence at `f`; null
+// when the source has none (the program model's text).
+const FenceSite* siteOf(const FenceInfo& info, const instrument::FencePosition& f);
+// What a fence at `f` is: "mfence in t0 at state q (before line 3:1)", or in
+// the source's terms "atomic_thread_fence(...); before sb.c:19:5 in t0 (state L18)".
+std::string fenceText(const Program& p, const FenceInfo& info, const instrument::FencePosition& f);
+
+// Where the first transition a fence at `f` guards comes from in the source.
+SourcePos guardedPos(const Program& p, const instrument::FencePosition& f);
 std::string positionName(const Program& p, const instrument::FencePosition& f);
 
 } // namespace tsoreach::cli::detail

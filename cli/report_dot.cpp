@@ -41,7 +41,7 @@ std::string stepLabel(const Program& p, const reach::Trace& t, std::size_t i) {
         label += "flush";
     } else {
         const Transition& tr = p.transition(s.transition);
-        label += printInstruction(p, tr) + " (line " + std::to_string(tr.pos.line) + ")";
+        label += printInstruction(p, tr) + " (at " + placeText(tr.pos) + ")";
     }
     const std::string what = detail::effect(p, t.model, s);
     // DOT's line break inside a label is the two characters \n.
@@ -120,7 +120,7 @@ std::vector<std::string> eventLabel(const Program& p, const reach::Trace& t,
         access += " = " + std::to_string(*s.value);
     }
     return {"[" + std::to_string(e.step) + "] " + p.thread(e.thread).name + ": " +
-                printInstruction(p, tr) + " (line " + std::to_string(tr.pos.line) + ")",
+                printInstruction(p, tr) + " (at " + placeText(tr.pos) + ")",
             access};
 }
 

@@ -188,8 +188,8 @@ std::string stepCard(const Program& p, const reach::Trace& t, std::size_t i, con
         out += "<code>flush</code>";
     } else {
         const Transition& tr = p.transition(s.transition);
-        out += "<code>" + esc(printInstruction(p, tr)) + "</code><span class=\"line\">line " +
-               std::to_string(tr.pos.line) + "</span>";
+        out += "<code>" + esc(printInstruction(p, tr)) + "</code><span class=\"line\">at " +
+               placeText(tr.pos) + "</span>";
     }
     if (const std::string what = detail::effect(p, t.model, s); !what.empty()) {
         out += "<div class=\"effect\">" + esc(what) + "</div>";
@@ -314,16 +314,16 @@ std::string tone(robustness::RobustVerdict v) {
 
 // The fences, each with the constraints it cuts, as a list; `placed`
 // gets, by source line, the marks the listing shows before it.
-std::string fenceList(const Program& p, const robustness::FenceResult& f,
+std::string fenceList(const Program& p, const FenceInfo& info, const robustness::FenceResult& f,
                       std::map<std::uint32_t, std::vector<std::string>>& placed) {
     std::string out = "<ol>\n";
     for (std::size_t i = 0; i < f.fences.size(); ++i) {
         const instrument::FencePosition& pos = f.fences[i];
         const Thread& th = p.thread(pos.thread);
         const std::string& state = th.stateNames[pos.state.index()];
-        const std::uint32_t line = detail::guardedLine(p, pos);
-        out += "<li><code>mfence</code> in " + esc(th.name) + " at state " + esc(state) +
-               " (before line " + std::to_string(line) + ")";
+        const FenceSite* site = detail::siteOf(info, pos);
+        const SourcePos at = site != nullptr ? site->pos : detail::guardedPos(p, pos);
+        out += "<li>" + esc(detail::fenceText(p, info, pos));
         if (i < f.cuts.size() && !f.cuts[i].empty()) {
             out += "<ul>";
             for (std::size_t k : f.cuts[i]) {
@@ -332,9 +332,11 @@ std::string fenceList(const Program& p, const robustness::FenceResult& f,
             out += "</ul>";
         }
         out += "</li>\n";
-        // Not in the file's syntax (it may be .rmm or .litmus): a mark.
-        placed[line].push_back("mfence  \u2190 fence " + std::to_string(i + 1) + ": " + th.name +
-                               " at state " + state + ", before the next line");
+        // A mark, not the file's syntax (it may be .rmm or .litmus; a C
+        // file's statement is in the list above).
+        const std::string what = site != nullptr ? info.fenceStatement : "mfence";
+        placed[at.line].push_back(what + "  \u2190 fence " + std::to_string(i + 1) + ": " +
+                                  th.name + " at state " + state + ", before the next line");
     }
     return out + "</ol>\n";
 }
@@ -533,7 +535,7 @@ std::optional<std::string> HtmlFormat::fences(const FencesReport& r) const {
         // stopped: shown, but as what it is.
         body += verified ? "<h2>Fences</h2>\n"
                          : "<h2>Candidate fences when the search stopped (not verified)</h2>\n";
-        body += fenceList(r.program, f, placed);
+        body += fenceList(r.program, r.info, f, placed);
     }
     if (f.outcome == robustness::FenceOutcome::Impossible && !f.scTrace.steps.empty()) {
         body += "<h2>SC trace to the goal</h2>\n" + lanes(r.program, f.scTrace);

@@ -50,6 +50,7 @@ nlohmann::ordered_json traceJson(const Program& p, const reach::Trace& trace) {
             step["to"] = th.stateNames[tr.to.index()];
             step["instruction"] = printInstruction(p, tr);
             step["line"] = tr.pos.line;
+            step["col"] = tr.pos.col;
             if (tr.instr.reg.valid()) {
                 step["reg"] = th.regNames[tr.instr.reg.index()];
             }
@@ -243,10 +244,16 @@ nlohmann::ordered_json fencesJson(const Program& p, const FenceInfo& info,
                 cuts.push_back(r.constraints[k].reason);
             }
         }
-        fences.push_back({{"thread", p.thread(f.thread).name},
-                          {"state", p.thread(f.thread).stateNames[f.state.index()]},
-                          {"line", guardedLine(p, f)},
-                          {"cuts", cuts}});
+        nlohmann::ordered_json fence = {{"thread", p.thread(f.thread).name},
+                                        {"state", p.thread(f.thread).stateNames[f.state.index()]},
+                                        {"line", guardedPos(p, f).line},
+                                        {"col", guardedPos(p, f).col},
+                                        {"cuts", cuts}};
+        if (const FenceSite* s = siteOf(info, f)) {
+            fence["insert"] = {
+                {"line", s->pos.line}, {"col", s->pos.col}, {"statement", info.fenceStatement}};
+        }
+        fences.push_back(std::move(fence));
     }
     j["fences"] = fences;
     j["count"] = r.fences.size();
@@ -262,6 +269,9 @@ nlohmann::ordered_json fencesJson(const Program& p, const FenceInfo& info,
         constraints.push_back({{"reason", c.reason}, {"positions", positions}});
     }
     j["constraints"] = constraints;
+    if (!info.applied.empty()) {
+        j["applied"] = info.applied;
+    }
     if (r.outcome == robustness::FenceOutcome::Impossible && !r.scTrace.steps.empty()) {
         j["sc_trace"] = traceJson(p, r.scTrace);
     }

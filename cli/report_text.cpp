@@ -20,7 +20,7 @@ std::string traceTable(const Program& p, const reach::Trace& trace) {
     // Under TSO and PSO a last column shows the buffers after each step.
     const std::vector<BufferView> buffers = buffersAfterSteps(p, trace);
     std::vector<std::vector<std::string>> rows;
-    rows.push_back({"step", "thread", "transition", "instruction", "line", "effect"});
+    rows.push_back({"step", "thread", "transition", "instruction", "at", "effect"});
     if (!buffers.empty()) {
         rows.back().push_back("buffers (oldest first)");
     }
@@ -40,7 +40,7 @@ std::string traceTable(const Program& p, const reach::Trace& trace) {
             const Transition& tr = p.transition(s.transition);
             rows.push_back({std::to_string(n + 1), th.name,
                             th.stateNames[tr.from.index()] + " -> " + th.stateNames[tr.to.index()],
-                            printInstruction(p, tr), std::to_string(tr.pos.line), what});
+                            printInstruction(p, tr), placeText(tr.pos), what});
         }
         if (!buffers.empty()) {
             rows.back().push_back(describeBuffers(p, buffers[n]));
@@ -198,9 +198,7 @@ std::string fencesText(const Program& p, const FenceInfo& info, const robustness
     for (std::size_t i = 0;
          i < r.fences.size() && r.outcome != robustness::FenceOutcome::Impossible; ++i) {
         const instrument::FencePosition& f = r.fences[i];
-        out += "  mfence in " + p.thread(f.thread).name + " at state " +
-               p.thread(f.thread).stateNames[f.state.index()] + " (before line " +
-               std::to_string(guardedLine(p, f)) + ")\n";
+        out += "  " + fenceText(p, info, f) + "\n";
         if (i < r.cuts.size()) {
             for (std::size_t k : r.cuts[i]) {
                 out += "      cuts " + r.constraints[k].reason + "\n";
@@ -209,6 +207,9 @@ std::string fencesText(const Program& p, const FenceInfo& info, const robustness
     }
     if (r.outcome == robustness::FenceOutcome::Impossible && !r.scTrace.steps.empty()) {
         out += "SC trace to the goal:\n" + traceTable(p, r.scTrace);
+    }
+    if (!info.applied.empty()) {
+        out += info.applied + "\n";
     }
     out += "(" + std::to_string(r.rounds) + " refinement round" + (r.rounds == 1 ? "" : "s") +
            ", " + std::to_string(r.constraints.size()) + " constraint" +

@@ -15,7 +15,7 @@ namespace tsoreach::fuzz {
 // and the goal program prints canonically.
 inline void checkLitmus(std::string_view text) {
     try {
-        const LoadedProgram plain = litmusFrontEnd().load(text, "fuzz.litmus");
+        const LoadedProgram plain = litmusFrontEnd().load(text, "fuzz.litmus", {});
         const LoadedProgram goal = withConditionGoal(plain);
         checkLints(goal.program, *goal.goal);
         if (parseProgram(printProgram(goal.program), "printed") != goal.program) {

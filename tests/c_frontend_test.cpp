@@ -7,11 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace tsoreach {
 namespace {
 
-LoadedProgram loadC(const std::string& text) {
-    return cFrontEnd().load(text, "test.c");
+LoadedProgram loadC(const std::string& text, const FrontEndOptions& options = {}) {
+    return cFrontEnd().load(text, "test.c", options);
 }
 
 // The message "test.c:LINE:COL: error: ..." of the program's InputError.
@@ -256,6 +258,89 @@ int main(void) {
 )");
     // `&w` names the function as `w` does.
     EXPECT_NE(printProgram(p.program).find("local arg 1"), std::string::npos);
+}
+
+} // namespace
+} // namespace tsoreach
+
+namespace tsoreach {
+namespace {
+
+// --seq-cst-store xchg: a seq_cst store is one locked instruction; the
+// default is a store followed by mfence (docs/c.md).
+TEST(CFrontEnd, SeqCstStoresAsMfenceOrAsXchg) {
+    const std::string text = program("atomic_int x;", "    atomic_store(&x, 1);");
+    const std::string mfence = printProgram(loadC(text).program);
+    EXPECT_NE(mfence.find("write 1 x\n"), std::string::npos) << mfence;
+    EXPECT_NE(mfence.find("mfence"), std::string::npos) << mfence;
+    EXPECT_EQ(mfence.find(" lock"), std::string::npos) << mfence;
+    FrontEndOptions xchg;
+    xchg.seqCstStore = SeqCstStore::Xchg;
+    const std::string locked = printProgram(loadC(text, xchg).program);
+    EXPECT_NE(locked.find(" lock\n"), std::string::npos) << locked;
+    EXPECT_NE(locked.find("write 1 x\n"), std::string::npos) << locked;
+    EXPECT_NE(locked.find(" unlock\n"), std::string::npos) << locked;
+    // A relaxed store stays a plain write either way.
+    const std::string relaxed = printProgram(
+        loadC(program("atomic_int x;", "    atomic_store_explicit(&x, 1, memory_order_relaxed);"),
+              xchg)
+            .program);
+    EXPECT_EQ(relaxed.find(" lock"), std::string::npos) << relaxed;
+}
+
+// Fence sites: before statements that leave their state by an instruction
+// of their own, in loop conditions, and nowhere a fence could be skipped.
+TEST(CFrontEnd, FenceSitesAreStatementsAndLoopConditions) {
+    const std::string text = program(
+        "atomic_int x, y; int r;", "    atomic_store_explicit(&x, 1, memory_order_relaxed);\n"
+                                   "    while (atomic_load_explicit(&y, memory_order_relaxed)) {\n"
+                                   "        r = 1;\n"
+                                   "        if (r) break;\n"
+                                   "    }");
+    const LoadedProgram p = loadC(text);
+    EXPECT_EQ(p.fenceStatement, "atomic_thread_fence(memory_order_seq_cst);");
+    std::vector<std::string> where;
+    for (const FenceSite& s : p.fenceSites) {
+        where.push_back(placeText(s.pos) + (s.condition ? " cond" : "") +
+                        (s.braces ? " braces" : ""));
+    }
+    // Line 5 opens t0: the store (6), the loop's condition (7:12), the
+    // body's statements (8, 9); not the `while` (its head is reached again
+    // from the body) nor the `break` (a jump away).
+    const auto has = [&](const std::string& w) {
+        return std::find(where.begin(), where.end(), w) != where.end();
+    };
+    EXPECT_TRUE(has("6:5")) << ::testing::PrintToString(where);
+    EXPECT_TRUE(has("7:12 cond")) << ::testing::PrintToString(where);
+    EXPECT_TRUE(has("8:9")) << ::testing::PrintToString(where);
+    EXPECT_TRUE(has("9:9")) << ::testing::PrintToString(where);
+    EXPECT_FALSE(has("7:5")) << ::testing::PrintToString(where);
+    EXPECT_FALSE(has("9:16 braces")) << ::testing::PrintToString(where);
+    // Without <stdatomic.h> the fence is GCC's builtin, which needs no header.
+    const LoadedProgram plain = loadC("#include <pthread.h>\nint x;\n"
+                                      "void *t(void *a) { x = 1; return 0; }\n"
+                                      "int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); "
+                                      "return 0; }\n");
+    EXPECT_EQ(plain.fenceStatement, "__sync_synchronize();");
+}
+
+TEST(FenceSites, WrittenOnTheirOwnLineInBracesOrInTheCondition) {
+    const std::string src = "  x = 1;\n  if (c) y = 2;\n  while (z) {}\n";
+    FenceSite own;
+    own.begin = 2;
+    own.end = 8;
+    own.indent = "  ";
+    FenceSite braced;
+    braced.begin = 18;
+    braced.end = 24;
+    braced.braces = true;
+    FenceSite cond;
+    cond.begin = 34;
+    cond.end = 35;
+    cond.condition = true;
+    const std::vector<FenceSite> sites{own, braced, cond, own}; // twice: written once
+    EXPECT_EQ(sourceWithFences(src, sites, "F();"),
+              "  F();\n  x = 1;\n  if (c) { F(); y = 2; }\n  while ((F(), z)) {}\n");
 }
 
 } // namespace

@@ -1083,25 +1083,69 @@ TEST_F(Cli, FencesReportVerifiedMinimumSetsAndApplyThem) {
     EXPECT_EQ(nlohmann::json::parse(mp.out)["count"], 0);
 }
 
-// A C program asserting in two threads has a goal other than its final
-// states: the fenced text says which --goal options check it (a campaign
-// found the file unusable as written), and with them it is unreachable.
-TEST_F(Cli, FencedTextGivesItsGoal) {
+// fences --apply on a C file writes C (docs/c.md, "Fences"): peterson.c's
+// fence goes into its loop's condition, in the lock function both threads
+// inline, once; the written file is read back and checked before it is
+// written, and on its own it is unreachable under TSO.
+TEST_F(Cli, FencesApplyWritesTheFencedCFile) {
     const std::string pet = std::string(TSOREACH_SOURCE_DIR) + "/examples/c/peterson.c";
-    const std::string out = (dir / "fenced-peterson.txt").string();
-    const Outcome f = run("fences " + pet + " --target safety --apply " + out);
+    const std::string out = (dir / "peterson-fenced.c").string();
+    const Outcome f = run("fences " + pet + " --target safety --model tso --apply " + out);
     ASSERT_EQ(f.code, 0) << f.out << f.err;
-    std::ifstream in(out);
-    std::string line;
-    std::string options;
-    while (std::getline(in, line) && options.empty()) {
-        if (line.starts_with("#   --goal ")) {
-            options = line.substr(4);
-        }
-    }
-    ASSERT_FALSE(options.empty()) << "no goal line in " << out;
-    EXPECT_EQ(run("reach " + out + " " + options + " --model tso").code, 0) << options;
-    EXPECT_EQ(run("reach " + out + " --model tso").code, 2); // no final states of its own
+    EXPECT_NE(f.out.find("atomic_thread_fence(memory_order_seq_cst); before " + pet + ":25:12"),
+              std::string::npos)
+        << f.out;
+    EXPECT_NE(f.out.find("wrote " + out + " and checked it"), std::string::npos) << f.out;
+    const std::string text = slurp(out);
+    const std::string fenced = "while ((atomic_thread_fence(memory_order_seq_cst), ";
+    ASSERT_NE(text.find(fenced), std::string::npos) << text;
+    EXPECT_EQ(text.find(fenced, text.find(fenced) + 1), std::string::npos) << text;
+    EXPECT_EQ(run("reach " + out + " --model tso").code, 0);
+    EXPECT_EQ(run("reach " + pet + " --model tso").code, 10);
+    const Outcome j = run("fences " + pet + " --target safety --model tso --json");
+    ASSERT_EQ(j.code, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    ASSERT_FALSE(doc["fences"].empty());
+    EXPECT_EQ(doc["fences"][0]["insert"]["line"], 25);
+    EXPECT_EQ(doc["fences"][0]["insert"]["col"], 12);
+}
+
+// A store and a load in one C statement: a fence between them has no place
+// in C, so no fence set C can write helps (exit 10, not a crash).
+TEST_F(Cli, FencesInsideAStatementHaveNoPlaceInC) {
+    const std::string sb = write("sb-comma.c", R"(#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x, y;
+int r0, r1;
+void *t0(void *a) {
+    (atomic_store_explicit(&x, 1, memory_order_relaxed), r0 = atomic_load_explicit(&y, memory_order_relaxed));
+    return NULL;
+}
+void *t1(void *a) {
+    (atomic_store_explicit(&y, 1, memory_order_relaxed), r1 = atomic_load_explicit(&x, memory_order_relaxed));
+    return NULL;
+}
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, NULL, t0, NULL);
+    pthread_create(&b, NULL, t1, NULL);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    assert(!(r0 == 0 && r1 == 0));
+    return 0;
+}
+)");
+    const Outcome f =
+        run("fences " + sb + " --target safety --model tso --apply " + (dir / "never.c").string());
+    EXPECT_EQ(f.code, 10) << f.out << f.err;
+    EXPECT_NE(f.out.find("no fence at the places the source can hold one"), std::string::npos)
+        << f.out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "never.c"));
+    EXPECT_EQ(run("fences " + sb + " --target safety --model tso --goal t0=end --apply " +
+                  (dir / "never.c").string())
+                  .code,
+              2);
 }
 
 TEST_F(Cli, FencesSayWhenNoFenceCanHelpAndRefuseWhatTheyCannotDo) {
@@ -1301,7 +1345,7 @@ TEST_F(Cli, ReachDrawsItsTrace) {
     EXPECT_EQ(run("reach " + sb + " --dot " + dot).code, 10);
     const std::string graph = slurp(dot);
     EXPECT_NE(graph.find("subgraph cluster_1"), std::string::npos) << graph;
-    EXPECT_NE(graph.find("[label=\"1: write 1 y (line 27)\\nbuffer += y := 1\"]"),
+    EXPECT_NE(graph.find("[label=\"1: write 1 y (at 27:1)\\nbuffer += y := 1\"]"),
               std::string::npos)
         << graph;
     EXPECT_NE(graph.find("s1 -> s8 [style=dashed]"), std::string::npos) << graph; // its flush

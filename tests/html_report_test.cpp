@@ -43,7 +43,7 @@ TEST_F(Html, ReachDrawsTheTraceAsLanesWithBuffers) {
     selfContained(html);
     EXPECT_TRUE(has(html, "<span class=\"verdict bad\">reachable</span>")) << html;
     EXPECT_TRUE(has(html, "<th>t0</th><th>t1</th>")) << html;
-    EXPECT_TRUE(has(html, "<code>write 1 x</code><span class=\"line\">line 19</span>")) << html;
+    EXPECT_TRUE(has(html, "<code>write 1 x</code><span class=\"line\">at 19:1</span>")) << html;
     EXPECT_TRUE(has(html, "class=\"step delayed\"")) << html;
     EXPECT_TRUE(has(html, "delayed: still buffered at the load of step 5; reaches memory at "
                           "step 7"))
@@ -80,7 +80,7 @@ TEST_F(Html, RobustShowsTheWitnessAndItsCycle) {
     EXPECT_TRUE(has(builtin, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"hb\"")) << builtin;
     EXPECT_TRUE(has(builtin, "drawn by the built-in layout (Graphviz dot is not installed)"))
         << builtin;
-    EXPECT_TRUE(has(builtin, "[3] t0: write 1 turn (line 28)")) << builtin;
+    EXPECT_TRUE(has(builtin, "[3] t0: write 1 turn (at 28:1)")) << builtin;
     EXPECT_TRUE(has(builtin, "stroke=\"#d62728\"")) << builtin; // the cycle in red
     EXPECT_FALSE(has(builtin, "the goal holds")) << builtin;    // a witness has no goal
     if (std::system("command -v dot >/dev/null 2>&1") == 0) {
@@ -173,7 +173,7 @@ end
     ASSERT_EQ(run("robust " + sb + " --dot " + dot).code, 10);
     const std::string graph = slurp(dot);
     EXPECT_TRUE(has(graph, "label=\"t\\\"0\\\\\";")) << graph;
-    EXPECT_TRUE(has(graph, "[1] t\\\"0\\\\: write 1 x (line 5)\\nW x = 1")) << graph;
+    EXPECT_TRUE(has(graph, "[1] t\\\"0\\\\: write 1 x (at 5:1)\\nW x = 1")) << graph;
     if (std::system("command -v dot >/dev/null 2>&1") == 0) {
         EXPECT_EQ(std::system(("dot -Tsvg '" + dot + "' >/dev/null 2>&1").c_str()), 0) << graph;
     }

@@ -995,7 +995,7 @@ void checkModel(const Generated& t, const LoadedProgram& plain, const LoadedProg
 Checked checkProgram(const Generated& t) {
     Checked c;
     try {
-        const LoadedProgram plain = litmusFrontEnd().load(t.text, "random.litmus");
+        const LoadedProgram plain = litmusFrontEnd().load(t.text, "random.litmus", {});
         const LoadedProgram goal = withConditionGoal(plain);
         for (MemoryModel m : kModels) {
             checkModel(t, plain, goal, m, c);

@@ -35,7 +35,7 @@ std::string readAll(const std::filesystem::path& f) {
 }
 
 LoadedProgram loadLitmus(const std::string& text, const std::string& name = "t.litmus") {
-    return litmusFrontEnd().load(text, name);
+    return litmusFrontEnd().load(text, name, {});
 }
 
 // "expect: sc=Allowed tso=... pso=..." by model; empty when absent.

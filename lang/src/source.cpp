@@ -18,6 +18,13 @@ InputError::InputError(std::string file, SourcePos pos, std::string message)
     : std::runtime_error(render(file, pos, message)), file_(std::move(file)), pos_(pos),
       message_(std::move(message)) {}
 
+std::string placeText(SourcePos pos) {
+    if (pos.line == 0) {
+        return "";
+    }
+    return std::to_string(pos.line) + (pos.col != 0 ? ":" + std::to_string(pos.col) : "");
+}
+
 void checkSourceSize(std::size_t bytes, const std::string& sourceName) {
     if (bytes > kMaxSourceBytes) {
         throw InputError(sourceName, {},

@@ -55,6 +55,12 @@ class Synthesis {
   public:
     Synthesis(const Program& p, const FenceOptions& options)
         : p_(p), candidates_(instrument::fenceCandidates(p)) {
+        if (options.allowed) {
+            std::erase_if(candidates_, [&](const FencePosition& f) {
+                return std::find(options.allowed->begin(), options.allowed->end(), f) ==
+                       options.allowed->end();
+            });
+        }
         for (std::size_t i = 0; i < candidates_.size(); ++i) {
             index_[candidates_[i]] = i;
         }
@@ -165,6 +171,17 @@ class Synthesis {
         return result;
     }
 
+    // An execution that only fences at states outside the allowed ones
+    // would block (the source has no place for a fence there).
+    FenceResult nowhere(const std::string& what) {
+        result.outcome = FenceOutcome::Impossible;
+        result.reason = "no fence at the places the source can hold one (before statements) "
+                        "blocks " +
+                        what + ": its stores stay buffered only inside statements";
+        result.fences.clear();
+        return result;
+    }
+
     FenceResult unknown(std::string reason) {
         result.outcome = FenceOutcome::Unknown;
         result.reason = std::move(reason);
@@ -178,7 +195,7 @@ class Synthesis {
             return "a fence";
         }
         const Transition& tr = p_.transition(original);
-        return "'" + printInstruction(p_, tr) + "' (line " + std::to_string(tr.pos.line) + ")";
+        return "'" + printInstruction(p_, tr) + "' (at " + placeText(tr.pos) + ")";
     }
 
     void beginRound(std::size_t round) {
@@ -252,6 +269,9 @@ FenceResult robustnessRounds(Synthesis& syn, const FenceOptions& options) {
                                        syn.describe(fenced, w.attack.store) + " past " +
                                        syn.describe(fenced, w.attack.load);
             if (!syn.addConstraint(fenced, w.trace, w.trace.steps.size(), reason, false)) {
+                if (options.allowed) {
+                    return syn.nowhere(reason);
+                }
                 throw std::logic_error("a robustness witness that delays no store (" + reason +
                                        ")");
             }
@@ -299,6 +319,9 @@ FenceResult safetyRounds(Synthesis& syn, const Program& p, const Goal& goal, rea
             break;
         }
         std::vector<FencePosition> c = syn.departures(fenced, *r.trace, r.trace->goalStep);
+        if (c.empty() && options.allowed) {
+            return syn.nowhere("a trace that reaches the goal");
+        }
         if (c.empty()) {
             throw std::logic_error(
                 "a trace reaches the goal without delaying a store, yet SC does not reach it");

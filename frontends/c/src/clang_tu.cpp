@@ -182,6 +182,53 @@ std::size_t TranslationUnit::offset(CXSourceLocation loc) const {
     return off;
 }
 
+std::optional<FenceSite> TranslationUnit::textSite(CXCursor s, bool condition) const {
+    const CXSourceRange range = clang_getCursorExtent(s);
+    const CXSourceLocation first = clang_getRangeStart(range);
+    const CXSourceLocation last = clang_getRangeEnd(range);
+    // A macro's call stands for its expansion here (atomic_store(...) as a
+    // statement); a statement inside a header has no place in this text.
+    const CXFile main = clang_getFile(unit_.get(), fileName_.c_str());
+    const auto inMain = [&](CXSourceLocation loc) {
+        CXFile f = nullptr;
+        unsigned line = 0, col = 0, off = 0;
+        clang_getFileLocation(loc, &f, &line, &col, &off);
+        return f != nullptr && clang_File_isEqual(f, main) != 0;
+    };
+    if (!inMain(first) || !inMain(last)) {
+        return std::nullopt;
+    }
+    FenceSite site;
+    site.condition = condition;
+    site.begin = offset(first);
+    site.end = offset(last);
+    if (site.begin >= site.end || site.end > text_.size()) {
+        return std::nullopt;
+    }
+    std::size_t next = site.end;
+    while (next < text_.size() && (text_[next] == ' ' || text_[next] == '\t')) {
+        ++next;
+    }
+    if (!condition && next < text_.size() && text_[next] == ';' && text_[site.end - 1] != ';' &&
+        text_[site.end - 1] != '}') {
+        site.end = next + 1; // an expression statement's extent stops before its `;`
+    }
+    std::size_t lineStart = site.begin;
+    while (lineStart > 0 && text_[lineStart - 1] != '\n') {
+        --lineStart;
+    }
+    const std::string_view before =
+        std::string_view(text_).substr(lineStart, site.begin - lineStart);
+    if (before.find_first_not_of(" \t") == std::string_view::npos) {
+        site.indent = std::string(before);
+    }
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, off = 0;
+    clang_getFileLocation(first, &f, &line, &col, &off);
+    site.pos = {line, col};
+    return site;
+}
+
 std::vector<std::string> TranslationUnit::tokens(CXSourceRange range) const {
     CXToken* toks = nullptr;
     unsigned n = 0;

@@ -2,6 +2,7 @@
 // libclang, held by RAII: a parsed translation unit and what the translator
 // asks of its cursors (kind, children, names, positions, constants).
 
+#include "tsoreach/frontends/fence_site.hpp"
 #include "tsoreach/lang/source.hpp"
 
 #include <clang-c/Index.h>
@@ -36,6 +37,11 @@ class TranslationUnit {
     // __c11_atomic_load(...), which libclang does not expose): the
     // identifier where its name is spelled.
     [[nodiscard]] std::string builtinName(CXCursor c) const;
+
+    // Where a statement (or a loop's condition) is in the text, for writing a
+    // fence before it (FenceSite: begin, end past a statement's `;`,
+    // indent); nullopt when it comes from another file.
+    [[nodiscard]] std::optional<FenceSite> textSite(CXCursor s, bool condition) const;
 
     // An InputError at `c`.
     [[nodiscard]] InputError error(CXCursor c, const std::string& message) const;

@@ -274,6 +274,7 @@ void nameThreads(Globals& g, MainPlan& plan, ProgramContext& ctx) {
 struct Built {
     Program program;
     std::vector<std::vector<StateId>> failures; // by thread
+    std::vector<FenceSite> sites;
 };
 
 Built build(const ProgramContext& ctx, const MainPlan& plan, const std::string& sourceName,
@@ -283,6 +284,9 @@ Built build(const ProgramContext& ctx, const MainPlan& plan, const std::string& 
     std::size_t index = 0;
     const auto finish = [&](ThreadCode& code, State start) {
         out.failures.push_back(code.emit(b, start, kInitial, finalsOf == index));
+        for (FenceSite& s : code.sites(b, ThreadId(static_cast<std::uint32_t>(index)))) {
+            out.sites.push_back(std::move(s));
+        }
         ++index;
     };
     for (const Created& c : plan.created) {
@@ -304,7 +308,7 @@ Built build(const ProgramContext& ctx, const MainPlan& plan, const std::string& 
             t.assignLocal(decl, v, ctx.tu.pos(decl));
         }
         for (CXCursor s : plan.rest) {
-            t.statement(s);
+            t.statement(s, true);
         }
         finish(code, t.start());
     }
@@ -352,10 +356,11 @@ std::string translationText(const Built& built, const Goal& goal, const std::str
     return out + printProgram(built.program);
 }
 
-LoadedProgram load(std::string_view text, const std::string& sourceName) {
+LoadedProgram load(std::string_view text, const std::string& sourceName,
+                   const FrontEndOptions& options) {
     const TranslationUnit tu(text, sourceName);
     Globals globals(tu);
-    ProgramContext ctx{tu, globals, {}, {}};
+    ProgramContext ctx{tu, globals, {}, {}, options.seqCstStore};
     for (CXCursor k : children(tu.root())) {
         if (clang_getCursorKind(k) == CXCursor_FunctionDecl && clang_isCursorDefinition(k) != 0 &&
             clang_Location_isFromMainFile(clang_getCursorLocation(k)) != 0) {
@@ -389,6 +394,11 @@ LoadedProgram load(std::string_view text, const std::string& sourceName) {
     out.translation = translationText(built, goal, sourceName);
     out.goal = std::move(goal);
     out.program = std::move(built.program);
+    out.fenceSites = std::move(built.sites);
+    // Without <stdatomic.h> GCC's full barrier needs no header (docs/c.md).
+    const bool atomics = text.find("stdatomic.h") != std::string_view::npos;
+    out.fenceStatement =
+        atomics ? "atomic_thread_fence(memory_order_seq_cst);" : "__sync_synchronize();";
     return out;
 }
 

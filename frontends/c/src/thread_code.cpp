@@ -20,6 +20,7 @@ State ThreadCode::find(State s) {
 }
 
 void ThreadCode::merge(State from, State to) {
+    log_.push_back({from, to, false});
     const State a = find(from);
     const State b = find(to);
     if (a != b) {
@@ -29,6 +30,41 @@ void ThreadCode::merge(State from, State to) {
 
 void ThreadCode::add(State from, State to, Instr instr, SourcePos pos) {
     edges_.push_back({from, to, std::move(instr), pos});
+    log_.push_back({from, to, true});
+}
+
+bool ThreadCode::placeable(State at, std::size_t since) {
+    const State q = find(at);
+    bool leaves = false;
+    for (std::size_t i = since; i < log_.size(); ++i) {
+        const bool from = find(log_[i].a) == q;
+        if (find(log_[i].b) == q || (from && !log_[i].transition)) {
+            return false;
+        }
+        leaves = leaves || from;
+    }
+    return leaves;
+}
+
+void ThreadCode::addSite(State at, FenceSite site) {
+    sites_.emplace_back(at, std::move(site));
+}
+
+std::vector<FenceSite> ThreadCode::sites(ProgramBuilder& b, ThreadId thread) {
+    std::vector<FenceSite> out;
+    for (auto& [at, site] : sites_) {
+        const State q = find(at);
+        if (!live_[q]) {
+            continue;
+        }
+        site.thread = thread;
+        site.state = b.state(names_[q]);
+        if (std::none_of(out.begin(), out.end(),
+                         [&](const FenceSite& s) { return s.state == site.state; })) {
+            out.push_back(site);
+        }
+    }
+    return out;
 }
 
 std::vector<bool> ThreadCode::reachable(State initial) {
@@ -69,8 +105,10 @@ std::vector<std::string> ThreadCode::uniqueNames() {
 
 std::vector<StateId> ThreadCode::emit(ProgramBuilder& b, State initial,
                                       std::string_view initialName, bool declareFinals) {
-    const std::vector<bool> live = reachable(initial);
-    std::vector<std::string> names = uniqueNames();
+    live_ = reachable(initial);
+    const std::vector<bool>& live = live_;
+    names_ = uniqueNames();
+    std::vector<std::string>& names = names_;
     // The initial state keeps the name addThread gave it, even when a label
     // at the top of the function was merged into it.
     names[find(initial)] = initialName;

@@ -208,9 +208,34 @@ void ThreadTranslator::signalDone(VarId flag, SourcePos pos) {
 
 // ---------------------------------------------------------------- statements
 
-void ThreadTranslator::statement(CXCursor s) {
+// Records where a fence can go before `s` (docs/c.md, "Fences").
+void ThreadTranslator::statement(CXCursor s, bool inBlock) {
     const Nesting n(*this, s);
     temps_ = tempBase_; // the temporaries of the enclosing expression stay
+    std::optional<FenceSite> site = ctx_.tu.textSite(s, false);
+    const State at = cur_;
+    const std::size_t since = code_.mark();
+    statementOfKind(s);
+    if (site && code_.placeable(at, since)) {
+        site->braces = !inBlock;
+        code_.addSite(at, std::move(*site));
+    }
+}
+
+// A loop's condition is tested at the loop's head, which only the loop
+// reaches, so a fence written into it runs exactly when the head is left,
+// provided the test leaves the head by an instruction (not a constant).
+void ThreadTranslator::conditionSite(CXCursor cond, const std::function<void()>& test) {
+    std::optional<FenceSite> site = ctx_.tu.textSite(cond, true);
+    const State at = cur_;
+    const std::size_t since = code_.mark();
+    test();
+    if (site && code_.placeable(at, since)) {
+        code_.addSite(at, std::move(*site));
+    }
+}
+
+void ThreadTranslator::statementOfKind(CXCursor s) {
     switch (kind(s)) {
     case CXCursor_CompoundStmt:
         return compound(s);
@@ -252,7 +277,7 @@ void ThreadTranslator::statement(CXCursor s) {
 
 void ThreadTranslator::compound(CXCursor s) {
     for (CXCursor k : children(s)) {
-        statement(k);
+        statement(k, true);
     }
 }
 
@@ -302,7 +327,7 @@ void ThreadTranslator::whileLoop(CXCursor s) {
     const State exit = fresh(ctx_.tu.pos(s));
     jump(head);
     cur_ = head;
-    branch(k[0], body, exit);
+    conditionSite(k[0], [&] { branch(k[0], body, exit); });
     cur_ = body;
     loops_.push_back({exit, head});
     statement(k[1]);
@@ -323,7 +348,7 @@ void ThreadTranslator::doLoop(CXCursor s) {
     loops_.pop_back();
     jump(test);
     cur_ = test;
-    branch(k[1], body, exit);
+    conditionSite(k[1], [&] { branch(k[1], body, exit); });
     cur_ = exit;
 }
 
@@ -378,7 +403,7 @@ void ThreadTranslator::forLoop(CXCursor s) {
     cur_ = head;
     if (parts[1]) {
         temps_ = tempBase_;
-        branch(*parts[1], bodyState, exit);
+        conditionSite(*parts[1], [&] { branch(*parts[1], bodyState, exit); });
     } else {
         jump(bodyState);
     }
@@ -943,6 +968,12 @@ Expr ThreadTranslator::load(const Cell& c, SourcePos pos) {
 }
 
 void ThreadTranslator::store(const Cell& c, const Expr& v, bool seqCst, SourcePos pos) {
+    if (seqCst && ctx_.seqCstStore == SeqCstStore::Xchg) { // the value xchg returns is unused
+        emit(Instr::plain(InstrKind::Lock), pos);
+        emit(Instr::write(v, c.addr), pos);
+        emit(Instr::plain(InstrKind::Unlock), pos);
+        return;
+    }
     emit(Instr::write(v, c.addr), pos);
     if (seqCst) { // mov + mfence (docs/c.md)
         emit(Instr::plain(InstrKind::Mfence), pos);

@@ -11,6 +11,7 @@
 #include "clang_tu.hpp"
 #include "globals.hpp"
 #include "thread_code.hpp"
+#include "tsoreach/frontends/front_end.hpp"
 
 #include <functional>
 #include <optional>
@@ -34,6 +35,7 @@ struct ProgramContext {
     std::unordered_map<std::string, CXCursor> functions;
     // The done flag of the thread a pthread_t variable holds (main's joins).
     std::unordered_map<CXCursor, VarId, CursorHash, CursorEq> doneFlags;
+    SeqCstStore seqCstStore = SeqCstStore::MovMfence;
 };
 
 class ThreadTranslator {
@@ -47,8 +49,9 @@ class ThreadTranslator {
 
     // A thread function's body; `arg` is the value its parameter holds.
     void threadFunction(CXCursor fn, Value arg);
-    // One statement (main's code after the creates).
-    void statement(CXCursor s);
+    // One statement (main's code after the creates); `inBlock`: a statement
+    // of a block (`{ ... }`), where a fence can be written before it alone.
+    void statement(CXCursor s, bool inBlock = false);
     // Ends the thread with `mfence` and `write 1 flag` (what pthread_join waits for).
     void signalDone(VarId flag, SourcePos pos);
     // Sets a local register at the start (main's locals before the creates).
@@ -73,6 +76,8 @@ class ThreadTranslator {
     [[nodiscard]] InputError unsupported(CXCursor c, const std::string& what) const;
 
     // Statements.
+    void statementOfKind(CXCursor s);
+    void conditionSite(CXCursor cond, const std::function<void()>& test);
     void compound(CXCursor s);
     void declaration(CXCursor s);
     void ifStatement(CXCursor s);

@@ -47,7 +47,8 @@ std::string translation(const LoadedProgram& plain, const litmus::LitmusSource& 
     return out + printProgram(goal.program);
 }
 
-LoadedProgram load(std::string_view text, const std::string& sourceName) {
+LoadedProgram load(std::string_view text, const std::string& sourceName,
+                   const FrontEndOptions& /*options: none concerns this language*/) {
     const litmus::LitmusSource src(text, sourceName);
     litmus::LitmusProgram t = litmus::translateX86(src);
     t.condition.shown = shownAtoms(t);

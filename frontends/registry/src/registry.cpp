@@ -68,7 +68,8 @@ std::string inputFormatHelp() {
     return help + byExtension;
 }
 
-LoadedProgram loadProgramFile(const std::string& path, std::string_view format) {
+LoadedProgram loadProgramFile(const std::string& path, std::string_view format,
+                              const FrontEndOptions& options) {
     const FrontEnd* frontEnd =
         format == kAutoInputFormat ? &frontEndForFile(path) : findFrontEnd(format);
     if (frontEnd == nullptr) {
@@ -76,7 +77,7 @@ LoadedProgram loadProgramFile(const std::string& path, std::string_view format) 
     }
     const std::string name = path == kStdinPath ? std::string(kStdinName) : path;
     std::string text = readProgramText(path);
-    LoadedProgram loaded = frontEnd->load(text, name);
+    LoadedProgram loaded = frontEnd->load(text, name, options);
     loaded.source = std::move(text);
     return loaded;
 }

@@ -5,7 +5,8 @@
 namespace tsoreach {
 
 namespace {
-LoadedProgram load(std::string_view text, const std::string& sourceName) {
+LoadedProgram load(std::string_view text, const std::string& sourceName,
+                   const FrontEndOptions& /*options: none concerns this language*/) {
     RmmTranslation t = translateRmm(text, sourceName);
     LoadedProgram out;
     out.program = std::move(t.program);

@@ -5,7 +5,8 @@
 namespace tsoreach {
 
 namespace {
-LoadedProgram load(std::string_view text, const std::string& sourceName) {
+LoadedProgram load(std::string_view text, const std::string& sourceName,
+                   const FrontEndOptions& /*options: none concerns this language*/) {
     LoadedProgram out;
     out.program = parseProgram(text, sourceName);
     return out;

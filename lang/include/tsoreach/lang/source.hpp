@@ -14,6 +14,10 @@ struct SourcePos {
     friend bool operator==(const SourcePos&, const SourcePos&) = default;
 };
 
+// "12:5" (line and column) for reports, "12" when the column is unknown, ""
+// when the line is.
+[[nodiscard]] std::string placeText(SourcePos pos);
+
 // An error in the user's input. The CLI prints what() as
 // "FILE:LINE:COL: error: MESSAGE" and exits with code 2.
 class InputError : public std::runtime_error {

@@ -18,6 +18,7 @@
 #include "tsoreach/reach/trace.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,8 @@ struct FenceConstraint {
 
 enum class FenceOutcome {
     Found,      // `fences` makes the property hold, verified by a complete check
-    Impossible, // safety only: the goal is reachable under SC, no fence set helps
+    Impossible, // the goal is reachable under SC (safety), or an execution can only
+                // be cut at states outside FenceOptions::allowed: no fence set helps
     Unknown,    // a limit stopped a check (see reason)
 };
 
@@ -61,6 +63,9 @@ struct FenceOptions {
     reach::Options search; // limits for each check; its jobs for the attacks too
     FenceCost cost = FenceCost::Uniform;
     std::size_t maxRounds = 64;
+    // Where fences may go (a C program: before statements); every state
+    // when nullopt.
+    std::optional<std::vector<instrument::FencePosition>> allowed;
 };
 
 // States that τ's threads leave with a non-empty store buffer, among the

@@ -4,6 +4,7 @@
 // (FrontEnd) in the registry (frontends/registry), which picks it by the file
 // extension or by --input-format.
 
+#include "tsoreach/frontends/fence_site.hpp"
 #include "tsoreach/lang/condition.hpp"
 #include "tsoreach/lang/goal.hpp"
 #include "tsoreach/lang/program.hpp"
@@ -16,6 +17,16 @@
 #include <vector>
 
 namespace tsoreach {
+
+// How a C11 seq_cst store is compiled for x86 (docs/c.md): `mov` followed by
+// `mfence` (GCC before 12), or a locked `xchg` (clang, GCC 12).
+enum class SeqCstStore { MovMfence, Xchg };
+
+// What the user chose about how files are read (--seq-cst-store); each front
+// end reads the choices that concern its language.
+struct FrontEndOptions {
+    SeqCstStore seqCstStore = SeqCstStore::MovMfence;
+};
 
 struct LoadedProgram {
     Program program;
@@ -37,17 +48,23 @@ struct LoadedProgram {
     // The text the program was read from, which its source positions refer
     // to (set by loadProgramFile; the HTML report shows it).
     std::string source;
+    // A source language with a fence statement of its own (C): the states
+    // where the source can hold a fence, and the statement. Empty for the program model's own text,
+    // where a fence may go at any state and `fences --apply` prints the program.
+    std::vector<FenceSite> fenceSites;
+    std::string fenceStatement;
 };
 
 // One front end: the name --input-format takes, a few words for the help
 // text, the file extensions it claims (".rmm"), and its load function, which
-// reads `text` (named `sourceName` in messages) and throws InputError with
-// the position of the first error.
+// reads `text` (named `sourceName` in messages) under `options` and throws
+// InputError with the position of the first error.
 struct FrontEnd {
     std::string_view name;
     std::string_view summary;
     std::vector<std::string_view> extensions;
-    LoadedProgram (*load)(std::string_view text, const std::string& sourceName) = nullptr;
+    LoadedProgram (*load)(std::string_view text, const std::string& sourceName,
+                          const FrontEndOptions& options) = nullptr;
 };
 
 // Reads a whole program file. Throws InputError when it cannot be read

@@ -34,8 +34,9 @@ std::vector<std::string> inputFormatNames();
 std::string inputFormatHelp();
 
 // Reads and translates `path` with the front end `format` names, or the one
-// frontEndForFile picks for "auto". Throws InputError for unreadable files,
-// errors in the input, and a format no front end has.
-LoadedProgram loadProgramFile(const std::string& path, std::string_view format);
+// frontEndForFile picks for "auto", under `options`. Throws InputError for
+// unreadable files, errors in the input, and a format no front end has.
+LoadedProgram loadProgramFile(const std::string& path, std::string_view format,
+                              const FrontEndOptions& options = {});
 
 } // namespace tsoreach
