@@ -55,6 +55,7 @@ export -f run_one
 echo "# Nidhugg's counts and verdicts on the C litmus tests of $(basename "$corpus")"
 echo "# (docs/c.md, \"The Nidhugg corpus\"), made by scripts/nidhugg-reference.sh."
 echo "# $("$nidhuggc" --version 2>&1 | head -1)"
+# shellcheck disable=SC1091 # the host's file, not ours
 echo "# Host: $( (. /etc/os-release && echo "$PRETTY_NAME") 2>/dev/null || uname -s)," \
   "date: $(date -u +%Y-%m-%dT%H:%MZ), $seconds s per run"
 echo "# Commands: nidhuggc --sc T.c (Source-DPOR: Shasha-Snir traces);"
