@@ -94,7 +94,7 @@ class Explorer {
         : p_(p), model_(model), options_(options), monitor_(options.limits), machine_(p, model),
           solver_(model), n_(static_cast<std::uint32_t>(p.threads.size())) {
         if (options.goal != nullptr) {
-            deadEnds_.emplace(p, *options.goal);
+            deadEnds_.emplace(machine_, *options.goal);
         }
     }
 
@@ -184,6 +184,7 @@ class Explorer {
     bool goalPossible(const Run& run) const;
     void ended(const Node& node, const Run& run);
     std::vector<Target> targetsOf(const Node& node, const Run& run) const;
+    bool targetDead(const Run& run, const Target& x) const;
     void alternatives(const Node& node, const Run& run, std::uint32_t t, std::uint32_t pos,
                       std::vector<Target>& out) const;
     void lockFirst(const Run& run, std::vector<Target>& out) const;
@@ -345,6 +346,9 @@ bool Explorer::visit(const Node& node) {
         }
     }
     for (const Target& target : targetsOf(node, run)) {
+        if (targetDead(run, target)) {
+            continue;
+        }
         const Problem p = problemFor(run.suffix, &target);
         solver_.enumerate(
             machine_, node.config, p, target,
@@ -491,6 +495,27 @@ std::vector<Target> Explorer::targetsOf(const Node& node, const Run& run) const 
         lockFirst(run, out);
     }
     return out;
+}
+
+// Reach: every configuration a seed of x reaches is dead, by the state of
+// x's thread after x (its transition's target state, its registers then),
+// which does not depend on the seed. Its seeds need not be asked for.
+bool Explorer::targetDead(const Run& run, const Target& x) const {
+    if (!deadEnds_ || (x.kind != TargetKind::NewValue && x.kind != TargetKind::NewStep)) {
+        return false;
+    }
+    const TransitionId id = x.kind == TargetKind::NewStep
+                                ? x.event.tr
+                                : run.suffix.events[run.suffix.steps[x.thread][x.pos]].tr;
+    const Transition& tr = p_.transition(id);
+    std::vector<Value> regs = run.before[x.thread][x.pos].regs;
+    if (tr.instr.kind == InstrKind::Read) {
+        regs[tr.instr.reg.index()] = x.value;
+    } else if (tr.instr.kind == InstrKind::Local) {
+        regs[tr.instr.reg.index()] =
+            machine_.eval(run.before[x.thread][x.pos].regs, tr.instr.value);
+    }
+    return deadEnds_->deadWith(x.thread, tr.to, regs);
 }
 
 // A lock the run never releases, taken before another thread's step.

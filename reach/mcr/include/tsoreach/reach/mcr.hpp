@@ -17,8 +17,12 @@
 // or a dependent step after it in the seed; the target ends it), and each
 // configuration not seen before becomes a child node with trace σ·seed.
 // In reach mode a child from which the threads' control flow reaches no
-// goal term (or only terms with two threads that must hold the lock) is
-// dropped (dead_ends.hpp): no run from it reaches a goal.
+// goal term (or only terms with two threads that must hold the lock; a
+// thread whose every transition is a check its registers fail never
+// moves again) is dropped (dead_ends.hpp): no run from it reaches a goal.
+// A target whose own thread's state after it (the same for every seed:
+// the target ends its thread in the seed, whose reads keep their values)
+// already makes every such child dead is not asked for.
 //
 // Completeness (every reachable configuration, so every goal; docs/
 // architecture.md). Dependence: steps of one thread; a flush with its own
