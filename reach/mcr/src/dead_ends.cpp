@@ -1,6 +1,5 @@
 #include "dead_ends.hpp"
 
-#include <algorithm>
 #include <deque>
 
 namespace tsoreach::reach::mcr {
@@ -101,14 +100,6 @@ bool DeadEnds::twoHolders(std::size_t term) const {
     return holders >= 2;
 }
 
-bool DeadEnds::stuck(std::uint32_t t, StateId s, const std::vector<Value>& regs) const {
-    const auto out = p_.threads[t].outgoingOf(s);
-    return std::all_of(out.begin(), out.end(), [&](TransitionId id) {
-        const Instruction& in = p_.transition(id).instr;
-        return in.kind == InstrKind::Check && m_.eval(regs, in.value) == 0;
-    });
-}
-
 bool DeadEnds::canAccept(std::size_t term, std::uint32_t t, StateId s, bool moves) const {
     return moves ? accepting_[term][t][s.value] : goal_.termAccepts(term, ThreadId(t), s);
 }
@@ -118,12 +109,12 @@ bool DeadEnds::dead(const Config& c) const {
     const std::int32_t h = c.holder;
     const auto holder = static_cast<std::uint32_t>(h);
     const bool frozen = h >= 0 && (!releasing_[holder][c.pc[holder].value] ||
-                                   stuck(holder, c.pc[holder], c.regs[holder]));
+                                   m_.blocked(holder, c.pc[holder], c.regs[holder]));
     for (std::size_t term = 0; term < goal_.termCount(); ++term) {
         bool possible = !impossible_[term];
         for (ThreadId t : goal_.termThreads(term)) {
             const std::uint32_t i = t.index();
-            const bool moves = (!frozen || i == holder) && !stuck(i, c.pc[i], c.regs[i]);
+            const bool moves = (!frozen || i == holder) && !m_.blocked(i, c.pc[i], c.regs[i]);
             possible = possible && canAccept(term, i, c.pc[i], moves);
         }
         if (possible) {
@@ -134,7 +125,7 @@ bool DeadEnds::dead(const Config& c) const {
 }
 
 bool DeadEnds::deadWith(std::uint32_t t, StateId s, const std::vector<Value>& regs) const {
-    const bool moves = !stuck(t, s, regs);
+    const bool moves = !m_.blocked(t, s, regs);
     for (std::size_t term = 0; term < goal_.termCount(); ++term) {
         bool possible = !impossible_[term];
         for (ThreadId u : goal_.termThreads(term)) {

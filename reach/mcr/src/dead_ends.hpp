@@ -32,8 +32,6 @@ class DeadEnds {
     // Per thread, the states from which some state in `to` can be reached.
     using Marks = std::vector<std::vector<bool>>;
     Marks backwardFrom(const std::function<bool(std::uint32_t, StateId)>& to) const;
-    // Thread t in state s with registers regs can never step again.
-    [[nodiscard]] bool stuck(std::uint32_t t, StateId s, const std::vector<Value>& regs) const;
     // Thread t, moving or not, can be in a state the term accepts.
     [[nodiscard]] bool canAccept(std::size_t term, std::uint32_t t, StateId s, bool moves) const;
 

@@ -176,8 +176,9 @@ class Explorer {
     }
     bool visit(const Node& node);
     Run runFrom(const Node& node);
-    [[nodiscard]] std::optional<std::pair<std::uint32_t, TransitionId>> next(const Config& c,
-                                                                             bool acquire) const;
+    [[nodiscard]] std::optional<std::pair<std::uint32_t, TransitionId>>
+    next(const Config& c, bool acquire, bool blocking) const;
+    [[nodiscard]] bool blocksItself(const Config& c, std::uint32_t t, TransitionId id) const;
     bool step(Config& c, Run& r);
     void stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id);
     Trace traceOf(const std::vector<TraceStep>& a, const std::vector<TraceStep>& b) const;
@@ -265,16 +266,30 @@ Run Explorer::runFrom(const Node& node) {
 }
 
 // The step the default schedule takes for a thread: its first enabled
-// transition, if it does (`acquire`) or does not take the lock.
-std::optional<std::pair<std::uint32_t, TransitionId>> Explorer::next(const Config& c,
-                                                                     bool acquire) const {
+// transition, if it does (`acquire`) or does not take the lock and, for
+// one that does not, blocks its thread for good (`blocking`) or not.
+std::optional<std::pair<std::uint32_t, TransitionId>> Explorer::next(const Config& c, bool acquire,
+                                                                     bool blocking) const {
     for (std::uint32_t t = 0; t < n_; ++t) {
         const std::optional<TransitionId> id = machine_.firstEnabled(c, t);
-        if (id && takesLock(p_.transition(*id).instr.kind) == acquire) {
+        if (id && takesLock(p_.transition(*id).instr.kind) == acquire &&
+            (acquire || blocksItself(c, t, *id) == blocking)) {
             return std::pair{t, *id};
         }
     }
     return std::nullopt;
+}
+
+// After step id (a read or local: only they change registers) thread t can
+// only take checks its registers fail, so it never moves again.
+bool Explorer::blocksItself(const Config& c, std::uint32_t t, TransitionId id) const {
+    const Instruction& in = p_.transition(id).instr;
+    if (in.kind != InstrKind::Read && in.kind != InstrKind::Local) {
+        return false;
+    }
+    Config after = c;
+    machine_.step(after, t, id, 0);
+    return machine_.blocked(t, after.pc[t], after.regs[t]);
 }
 
 // Thread t takes transition id in the run.
@@ -301,12 +316,16 @@ void Explorer::stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id) {
 }
 
 // One step of the default schedule: the lowest thread's step that does not
-// take the lock, else the lowest thread's flush, else the lowest thread's
-// lock. A lock taken last freezes the other threads after all their steps
-// and flushes, so the run holds more events and fewer need a seed
-// (completeness holds for any maximal run). False when nothing is enabled.
+// take the lock nor block its own thread for good, else the lowest thread's
+// flush, else the lowest thread's step that blocks it (a read of a value
+// the thread's checks reject, e.g. a join's done flag read as 0: the other
+// steps and flushes may still change that value), else the lowest
+// thread's lock. A lock taken last freezes the other threads after all
+// their steps and flushes, so the run holds more events and fewer need a
+// seed (completeness holds for any maximal run). False when nothing is
+// enabled.
 bool Explorer::step(Config& c, Run& r) {
-    if (const auto chosen = next(c, false)) {
+    if (const auto chosen = next(c, false, false)) {
         stepThread(c, r, chosen->first, chosen->second);
         return true;
     }
@@ -321,9 +340,11 @@ bool Explorer::step(Config& c, Run& r) {
             return true;
         }
     }
-    if (const auto chosen = next(c, true)) {
-        stepThread(c, r, chosen->first, chosen->second);
-        return true;
+    for (const bool acquire : {false, true}) {
+        if (const auto chosen = next(c, acquire, true)) {
+            stepThread(c, r, chosen->first, chosen->second);
+            return true;
+        }
     }
     return false;
 }

@@ -4,8 +4,9 @@
 // A node is a configuration C (control states, registers, memory, buffers,
 // lock holder) with the trace σ that reaches it. The node's run τ is σ
 // followed by a default schedule from C (the lowest thread whose step does
-// not take the lock, else the lowest that can step; flushes only when no
-// thread can step) until nothing is enabled. From the events of τ
+// not take the lock nor leave it blocked for good by its own failed
+// checks, else a flush, else the lowest that can step) until nothing is
+// enabled. From the events of τ
 // after C the solver builds seeds (reach/mcr/src/encoding.hpp): orders of
 // some of them, with every read keeping τ's value, that the model allows
 // from C and that end with a target: a read returning another value that
