@@ -5,9 +5,10 @@
 // lock holder) with the trace σ that reaches it. The node's run τ is σ
 // followed by a default schedule from C (the lowest thread whose step does
 // not take the lock nor leave it blocked for good by its own failed
-// checks, else a flush, else the lowest that can step) until nothing is
-// enabled. From the events of τ
-// after C the solver builds seeds (reach/mcr/src/encoding.hpp): orders of
+// checks, else a flush, else the lowest thread's step that does not take
+// the lock, else the lowest lock) until nothing is enabled; the argument
+// below holds for any maximal run. From the events of τ after C the
+// solver builds seeds (reach/mcr/src/encoding.hpp): orders of
 // some of them, with every read keeping τ's value, that the model allows
 // from C and that end with a target: a read returning another value that
 // some write of τ (or C) stores, another transition of a thread at some
