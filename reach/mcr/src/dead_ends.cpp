@@ -4,7 +4,8 @@
 
 namespace tsoreach::reach::mcr {
 
-DeadEnds::DeadEnds(const Program& p, const Goal& goal) : p_(p), goal_(goal) {
+DeadEnds::DeadEnds(const Machine& m, const Goal& goal) : m_(m), p_(m.program()), goal_(goal) {
+    const Program& p = p_;
     preds_.resize(p.threads.size());
     for (std::uint32_t t = 0; t < p.threads.size(); ++t) {
         const Thread& th = p.threads[t];
@@ -99,17 +100,36 @@ bool DeadEnds::twoHolders(std::size_t term) const {
     return holders >= 2;
 }
 
+bool DeadEnds::canAccept(std::size_t term, std::uint32_t t, StateId s, bool moves) const {
+    return moves ? accepting_[term][t][s.value] : goal_.termAccepts(term, ThreadId(t), s);
+}
+
 bool DeadEnds::dead(const Config& c) const {
     // A holder that can never release freezes the others where they are.
     const std::int32_t h = c.holder;
-    const bool frozen = h >= 0 && !releasing_[static_cast<std::uint32_t>(h)][c.pc[h].value];
+    const auto holder = static_cast<std::uint32_t>(h);
+    const bool frozen = h >= 0 && (!releasing_[holder][c.pc[holder].value] ||
+                                   m_.blocked(holder, c.pc[holder], c.regs[holder]));
     for (std::size_t term = 0; term < goal_.termCount(); ++term) {
         bool possible = !impossible_[term];
         for (ThreadId t : goal_.termThreads(term)) {
-            const StateId s = c.pc[t.index()];
-            const bool moves = !frozen || static_cast<std::int32_t>(t.index()) == h;
-            possible = possible && (moves ? accepting_[term][t.index()][s.value]
-                                          : goal_.termAccepts(term, t, s));
+            const std::uint32_t i = t.index();
+            const bool moves = (!frozen || i == holder) && !m_.blocked(i, c.pc[i], c.regs[i]);
+            possible = possible && canAccept(term, i, c.pc[i], moves);
+        }
+        if (possible) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool DeadEnds::deadWith(std::uint32_t t, StateId s, const std::vector<Value>& regs) const {
+    const bool moves = !m_.blocked(t, s, regs);
+    for (std::size_t term = 0; term < goal_.termCount(); ++term) {
+        bool possible = !impossible_[term];
+        for (ThreadId u : goal_.termThreads(term)) {
+            possible = possible && (u.index() != t || canAccept(term, t, s, moves));
         }
         if (possible) {
             return false;

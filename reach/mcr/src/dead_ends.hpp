@@ -4,9 +4,10 @@
 // run from them misses the goal, so dropping them keeps the search
 // complete for the goal). Over-approximate on purpose: a thread may take
 // any transition, values and buffers are ignored, except that a lock held
-// by a thread that can never release it freezes every other thread, and a
-// goal term that needs two threads in states where each must hold the lock
-// never holds.
+// by a thread that can never release it freezes every other thread, a
+// thread whose every transition is a check its registers make false never
+// moves again (only its own steps change them), and a goal term that needs
+// two threads in states where each must hold the lock never holds.
 
 #include "machine.hpp"
 
@@ -19,16 +20,22 @@ namespace tsoreach::reach::mcr {
 
 class DeadEnds {
   public:
-    DeadEnds(const Program& p, const Goal& goal);
+    DeadEnds(const Machine& m, const Goal& goal);
 
     // No goal term can hold in any configuration reachable from c.
     [[nodiscard]] bool dead(const Config& c) const;
+    // Every configuration with thread t in state s with registers regs is
+    // dead, wherever the other threads are.
+    [[nodiscard]] bool deadWith(std::uint32_t t, StateId s, const std::vector<Value>& regs) const;
 
   private:
     // Per thread, the states from which some state in `to` can be reached.
     using Marks = std::vector<std::vector<bool>>;
     Marks backwardFrom(const std::function<bool(std::uint32_t, StateId)>& to) const;
+    // Thread t, moving or not, can be in a state the term accepts.
+    [[nodiscard]] bool canAccept(std::size_t term, std::uint32_t t, StateId s, bool moves) const;
 
+    const Machine& m_;
     const Program& p_;
     const Goal& goal_;
     std::vector<Marks> accepting_; // by term: a state the term accepts can be reached

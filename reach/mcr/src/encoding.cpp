@@ -108,8 +108,11 @@ namespace {
 class Formula {
   public:
     Formula(z3::context& ctx, const Machine& m, const Config& c, const Problem& p)
-        : ctx_(ctx), m_(m), c_(c), p_(p), sc_(m.model() == MemoryModel::SC), solver_(ctx, "QF_IDL"),
-          horizon_(ctx.int_const("T")) {
+        : ctx_(ctx), m_(m), c_(c), p_(p), sc_(m.model() == MemoryModel::SC),
+          solver_(ctx, z3::solver::simple()), horizon_(ctx.int_const("T")) {
+        z3::params ps(ctx_);
+        ps.set("arith.solver", 2U); // simplex: faster than the difference-logic setup here
+        solver_.set(ps);
         z3::expr_vector all(ctx_);
         for (std::size_t e = 0; e < p_.events.size(); ++e) {
             o_.push_back(ctx_.int_const(("o" + std::to_string(e)).c_str()));

@@ -103,6 +103,14 @@ std::optional<TransitionId> Machine::firstEnabled(const Config& c, std::uint32_t
     return std::nullopt;
 }
 
+bool Machine::blocked(std::uint32_t t, StateId s, const std::vector<Value>& regs) const {
+    const auto out = p_.threads[t].outgoingOf(s);
+    return std::all_of(out.begin(), out.end(), [&](TransitionId id) {
+        const Instruction& in = p_.transition(id).instr;
+        return in.kind == InstrKind::Check && eval(regs, in.value) == 0;
+    });
+}
+
 bool Machine::canFlush(const Config& c, std::uint32_t t, std::optional<Value> addr) const {
     const auto self = static_cast<std::int32_t>(t);
     if (c.holder >= 0 && c.holder != self) {

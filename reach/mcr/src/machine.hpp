@@ -53,6 +53,9 @@ class Machine {
     [[nodiscard]] std::optional<TransitionId> firstEnabled(const Config& c, std::uint32_t t) const;
     // A flush of thread t (PSO: of address addr) is possible.
     [[nodiscard]] bool canFlush(const Config& c, std::uint32_t t, std::optional<Value> addr) const;
+    // Thread t in state s with registers regs can never step again: every
+    // transition out of s is a check they fail (only its own steps change them).
+    [[nodiscard]] bool blocked(std::uint32_t t, StateId s, const std::vector<Value>& regs) const;
     // Runs an enabled step; the next write issued gets number `nextWrite`.
     Effect step(Config& c, std::uint32_t t, TransitionId id, std::uint32_t nextWrite) const;
     Effect flush(Config& c, std::uint32_t t, std::optional<Value> addr) const;

@@ -94,7 +94,7 @@ class Explorer {
         : p_(p), model_(model), options_(options), monitor_(options.limits), machine_(p, model),
           solver_(model), n_(static_cast<std::uint32_t>(p.threads.size())) {
         if (options.goal != nullptr) {
-            deadEnds_.emplace(p, *options.goal);
+            deadEnds_.emplace(machine_, *options.goal);
         }
     }
 
@@ -176,14 +176,16 @@ class Explorer {
     }
     bool visit(const Node& node);
     Run runFrom(const Node& node);
-    [[nodiscard]] std::optional<std::pair<std::uint32_t, TransitionId>> next(const Config& c,
-                                                                             bool acquire) const;
+    [[nodiscard]] std::optional<std::pair<std::uint32_t, TransitionId>>
+    next(const Config& c, bool acquire, bool blocking) const;
+    [[nodiscard]] bool blocksItself(const Config& c, std::uint32_t t, TransitionId id) const;
     bool step(Config& c, Run& r);
     void stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id);
     Trace traceOf(const std::vector<TraceStep>& a, const std::vector<TraceStep>& b) const;
     bool goalPossible(const Run& run) const;
     void ended(const Node& node, const Run& run);
     std::vector<Target> targetsOf(const Node& node, const Run& run) const;
+    bool targetDead(const Run& run, const Target& x) const;
     void alternatives(const Node& node, const Run& run, std::uint32_t t, std::uint32_t pos,
                       std::vector<Target>& out) const;
     void lockFirst(const Run& run, std::vector<Target>& out) const;
@@ -264,16 +266,30 @@ Run Explorer::runFrom(const Node& node) {
 }
 
 // The step the default schedule takes for a thread: its first enabled
-// transition, if it does (`acquire`) or does not take the lock.
-std::optional<std::pair<std::uint32_t, TransitionId>> Explorer::next(const Config& c,
-                                                                     bool acquire) const {
+// transition, if it does (`acquire`) or does not take the lock and, for
+// one that does not, blocks its thread for good (`blocking`) or not.
+std::optional<std::pair<std::uint32_t, TransitionId>> Explorer::next(const Config& c, bool acquire,
+                                                                     bool blocking) const {
     for (std::uint32_t t = 0; t < n_; ++t) {
         const std::optional<TransitionId> id = machine_.firstEnabled(c, t);
-        if (id && takesLock(p_.transition(*id).instr.kind) == acquire) {
+        if (id && takesLock(p_.transition(*id).instr.kind) == acquire &&
+            (acquire || blocksItself(c, t, *id) == blocking)) {
             return std::pair{t, *id};
         }
     }
     return std::nullopt;
+}
+
+// After step id (a read or local: only they change registers) thread t can
+// only take checks its registers fail, so it never moves again.
+bool Explorer::blocksItself(const Config& c, std::uint32_t t, TransitionId id) const {
+    const Instruction& in = p_.transition(id).instr;
+    if (in.kind != InstrKind::Read && in.kind != InstrKind::Local) {
+        return false;
+    }
+    Config after = c;
+    machine_.step(after, t, id, 0);
+    return machine_.blocked(t, after.pc[t], after.regs[t]);
 }
 
 // Thread t takes transition id in the run.
@@ -300,12 +316,16 @@ void Explorer::stepThread(Config& c, Run& r, std::uint32_t t, TransitionId id) {
 }
 
 // One step of the default schedule: the lowest thread's step that does not
-// take the lock, else the lowest thread's flush, else the lowest thread's
-// lock. A lock taken last freezes the other threads after all their steps
-// and flushes, so the run holds more events and fewer need a seed
-// (completeness holds for any maximal run). False when nothing is enabled.
+// take the lock nor block its own thread for good, else the lowest thread's
+// flush, else the lowest thread's step that blocks it (a read of a value
+// the thread's checks reject, e.g. a join's done flag read as 0: the other
+// steps and flushes may still change that value), else the lowest
+// thread's lock. A lock taken last freezes the other threads after all
+// their steps and flushes, so the run holds more events and fewer need a
+// seed (completeness holds for any maximal run). False when nothing is
+// enabled.
 bool Explorer::step(Config& c, Run& r) {
-    if (const auto chosen = next(c, false)) {
+    if (const auto chosen = next(c, false, false)) {
         stepThread(c, r, chosen->first, chosen->second);
         return true;
     }
@@ -320,9 +340,11 @@ bool Explorer::step(Config& c, Run& r) {
             return true;
         }
     }
-    if (const auto chosen = next(c, true)) {
-        stepThread(c, r, chosen->first, chosen->second);
-        return true;
+    for (const bool acquire : {false, true}) {
+        if (const auto chosen = next(c, acquire, true)) {
+            stepThread(c, r, chosen->first, chosen->second);
+            return true;
+        }
     }
     return false;
 }
@@ -345,6 +367,9 @@ bool Explorer::visit(const Node& node) {
         }
     }
     for (const Target& target : targetsOf(node, run)) {
+        if (targetDead(run, target)) {
+            continue;
+        }
         const Problem p = problemFor(run.suffix, &target);
         solver_.enumerate(
             machine_, node.config, p, target,
@@ -491,6 +516,27 @@ std::vector<Target> Explorer::targetsOf(const Node& node, const Run& run) const 
         lockFirst(run, out);
     }
     return out;
+}
+
+// Reach: every configuration a seed of x reaches is dead, by the state of
+// x's thread after x (its transition's target state, its registers then),
+// which does not depend on the seed. Its seeds need not be asked for.
+bool Explorer::targetDead(const Run& run, const Target& x) const {
+    if (!deadEnds_ || (x.kind != TargetKind::NewValue && x.kind != TargetKind::NewStep)) {
+        return false;
+    }
+    const TransitionId id = x.kind == TargetKind::NewStep
+                                ? x.event.tr
+                                : run.suffix.events[run.suffix.steps[x.thread][x.pos]].tr;
+    const Transition& tr = p_.transition(id);
+    std::vector<Value> regs = run.before[x.thread][x.pos].regs;
+    if (tr.instr.kind == InstrKind::Read) {
+        regs[tr.instr.reg.index()] = x.value;
+    } else if (tr.instr.kind == InstrKind::Local) {
+        regs[tr.instr.reg.index()] =
+            machine_.eval(run.before[x.thread][x.pos].regs, tr.instr.value);
+    }
+    return deadEnds_->deadWith(x.thread, tr.to, regs);
 }
 
 // A lock the run never releases, taken before another thread's step.

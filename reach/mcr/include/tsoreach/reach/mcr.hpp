@@ -4,9 +4,11 @@
 // A node is a configuration C (control states, registers, memory, buffers,
 // lock holder) with the trace σ that reaches it. The node's run τ is σ
 // followed by a default schedule from C (the lowest thread whose step does
-// not take the lock, else the lowest that can step; flushes only when no
-// thread can step) until nothing is enabled. From the events of τ
-// after C the solver builds seeds (reach/mcr/src/encoding.hpp): orders of
+// not take the lock nor leave it blocked for good by its own failed
+// checks, else a flush, else the lowest thread's step that does not take
+// the lock, else the lowest lock) until nothing is enabled; the argument
+// below holds for any maximal run. From the events of τ after C the
+// solver builds seeds (reach/mcr/src/encoding.hpp): orders of
 // some of them, with every read keeping τ's value, that the model allows
 // from C and that end with a target: a read returning another value that
 // some write of τ (or C) stores, another transition of a thread at some
@@ -17,8 +19,12 @@
 // or a dependent step after it in the seed; the target ends it), and each
 // configuration not seen before becomes a child node with trace σ·seed.
 // In reach mode a child from which the threads' control flow reaches no
-// goal term (or only terms with two threads that must hold the lock) is
-// dropped (dead_ends.hpp): no run from it reaches a goal.
+// goal term (or only terms with two threads that must hold the lock; a
+// thread whose every transition is a check its registers fail never
+// moves again) is dropped (dead_ends.hpp): no run from it reaches a goal.
+// A target whose own thread's state after it (the same for every seed:
+// the target ends its thread in the seed, whose reads keep their values)
+// already makes every such child dead is not asked for.
 //
 // Completeness (every reachable configuration, so every goal; docs/
 // architecture.md). Dependence: steps of one thread; a flush with its own
