@@ -287,9 +287,9 @@ inline void ExpectedRenderer::access(Thread& t, const Ctx& c, const Stmt& s) {
     }
     static constexpr std::array<const char*, 6> kRmw = {"", "+", "-", "&", "|", "^"};
     std::string f;
-    if (s.k == Stmt::K::Update) {
-        f = std::string(s.variant == 0 || s.variant == 2 ? "+ " : "- ") + old + " " +
-            (s.variant < 2 ? "1" : v);
+    if (s.k == Stmt::K::Update) { // ++ += ++x add, -- -= --x subtract
+        f = std::string(s.variant % 2 == 0 ? "+ " : "- ") + old + " " +
+            (s.variant == 2 || s.variant == 3 ? v : "1");
     } else if (s.rmw == Rmw::Exchange) {
         f = v;
     } else if (s.rmw == Rmw::Or) {
@@ -308,8 +308,9 @@ inline void ExpectedRenderer::access(Thread& t, const Ctx& c, const Stmt& s) {
     if (locked) {
         t.step("unlock");
     }
-    if (s.k == Stmt::K::Rmw && !s.dst.empty()) {
-        t.step("local " + reg(c, s.dst) + " " + old);
+    if (!s.dst.empty()) { // x++ and x-- give the old value, the others the new
+        const bool post = s.k == Stmt::K::Rmw || s.variant < 2;
+        t.step("local " + reg(c, s.dst) + " " + (post ? old : f));
     }
 }
 
@@ -321,9 +322,14 @@ inline void ExpectedRenderer::stmt(Thread& t, const Ctx& c, const Stmt& s) {
     case Stmt::K::Cas:
         access(t, c, s);
         return;
-    case Stmt::K::Assign:
-        t.step("local " + reg(c, s.dst) + " " + emit(t, c, s.e));
+    case Stmt::K::Assign: {
+        const std::string d = reg(c, s.dst);
+        static constexpr std::array<const char*, 5> kOp = {"", "+ ", "- ", "+ ", "- "};
+        const std::string v = s.variant < 3 ? emit(t, c, s.e) : "1";
+        t.step("local " + d + " " +
+               (s.variant == 0 ? v : kOp[static_cast<std::size_t>(s.variant)] + d + " " + v));
         return;
+    }
     case Stmt::K::Fence:
         if ((s.variant == 0 && s.mo == Mo::SeqCst) || s.variant == 2) {
             t.step("mfence");

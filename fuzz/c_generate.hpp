@@ -275,6 +275,7 @@ inline Stmt Generator::simple(Scope& s, unsigned c) {
     case 3:
         st.k = Stmt::K::Assign;
         st.dst = local(s);
+        st.variant = in_.chance(2) ? 1 + static_cast<int>(in_.pick(4)) : 0;
         st.e = expr(s, 0, true);
         break;
     case 4:
@@ -289,7 +290,11 @@ inline Stmt Generator::simple(Scope& s, unsigned c) {
     case 5:
         st.k = Stmt::K::Update;
         st.acc = access(s, false);
-        st.variant = static_cast<int>(in_.pick(4));
+        st.variant = static_cast<int>(in_.pick(6));
+        st.dst = in_.chance(2) ? local(s) : "";
+        if (p_.globals[st.acc.var].atomic && (st.variant == 2 || st.variant == 3)) {
+            st.dst.clear(); // clang 14: `r = (x += e)` on an atomic x is a type error
+        }
         st.e = expr(s, 1, false);
         break;
     case 6: {

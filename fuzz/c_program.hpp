@@ -95,9 +95,9 @@ enum class Rmw : std::uint8_t { Exchange, Add, Sub, And, Or, Xor };
 struct Stmt {
     enum class K : std::uint8_t {
         Store,   // acc = e (form: 0 plain, 1 atomic_store, 2 _explicit with mo)
-        Assign,  // dst = e
+        Assign,  // dst = e, dst += e, dst -= e, dst++, dst-- (variant 0..4)
         Rmw,     // [dst =] atomic_<rmw>[_explicit](&acc, e)
-        Update,  // acc++, acc--, acc += e, acc -= e (variant 0..3)
+        Update,  // [dst =] acc++, acc--, (acc += e), (acc -= e), ++acc, --acc (variant 0..5)
         Cas,     // [dst =] atomic_compare_exchange_strong[_explicit](&acc, &expected, e)
         Fence,   // variant 0: atomic_thread_fence(mo), 1: atomic_signal_fence, 2: __sync
         If,      // if (e) body else other
@@ -115,7 +115,7 @@ struct Stmt {
     } k = K::Assign;
     Access acc;
     Expr e;
-    std::string dst;      // Assign, Rmw, Cas, Call: may be empty (result unused)
+    std::string dst;      // Assign; Rmw, Update, Cas, Call: may be empty (result unused)
     std::string expected; // Cas: the local &expected points to
     int variant = 0;      // Store: form; Rmw: explicit; Update: operator; Fence: kind
     Rmw rmw = Rmw::Exchange;

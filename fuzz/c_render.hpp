@@ -228,11 +228,19 @@ inline std::string CRenderer::access(const Stmt& s) const {
         return dst + "atomic_" + kRmw[static_cast<std::size_t>(s.rmw)] +
                (s.isExplicit ? "_explicit" : "") + "(&" + c + ", " + expr(s.e) +
                (s.isExplicit ? std::string(", ") + moName(s.mo) : "") + ");";
-    case Stmt::K::Update: {
-        static constexpr std::array<const char*, 4> kUpd = {"++", "--", " += ", " -= "};
-        return c + kUpd[static_cast<std::size_t>(s.variant)] + (s.variant < 2 ? "" : expr(s.e)) +
-               ";";
-    }
+    case Stmt::K::Update:
+        switch (s.variant) {
+        case 0:
+        case 1:
+            return dst + c + (s.variant == 0 ? "++;" : "--;");
+        case 2:
+        case 3: {
+            const std::string u = c + (s.variant == 2 ? " += " : " -= ") + expr(s.e);
+            return s.dst.empty() ? u + ";" : dst + "(" + u + ");";
+        }
+        default:
+            return dst + (s.variant == 4 ? "++" : "--") + c + ";";
+        }
     case Stmt::K::Cas:
         return dst + "atomic_compare_exchange_strong" + (s.isExplicit ? "_explicit" : "") + "(&" +
                c + ", &" + s.expected + ", " + expr(s.e) +
@@ -252,9 +260,12 @@ inline void CRenderer::stmt(const Stmt& s, int indent) {
     case Stmt::K::Cas:
         line(indent, access(s));
         break;
-    case Stmt::K::Assign:
-        line(indent, s.dst + " = " + expr(s.e) + ";");
+    case Stmt::K::Assign: {
+        static constexpr std::array<const char*, 5> kAssign = {" = ", " += ", " -= ", "++", "--"};
+        line(indent, s.dst + kAssign[static_cast<std::size_t>(s.variant)] +
+                         (s.variant < 3 ? expr(s.e) : "") + ";");
         break;
+    }
     case Stmt::K::Fence:
         line(indent, s.variant == 0   ? std::string("atomic_thread_fence(") + moName(s.mo) + ");"
                      : s.variant == 1 ? std::string("atomic_signal_fence(") + moName(s.mo) + ");"
