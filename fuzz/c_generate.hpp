@@ -66,6 +66,7 @@ class Generator {
             g.name = kNames[i];
             g.atomic = i == 0 || in_.chance(2); // the first is atomic: RMWs need one
             g.array = in_.chance(3);
+            g.type = in_.pick(4);
             if (g.array) {
                 g.name = i == 0 ? "a" : i == 1 ? "b" : "c";
             }

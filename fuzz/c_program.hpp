@@ -45,6 +45,7 @@ struct Global {
     std::string name;
     bool atomic = false;
     bool array = false;                  // int name[2]
+    unsigned type = 0;                   // the spelling of the type: typeName (c_render.hpp)
     std::array<long, kArraySize> init{}; // a scalar uses init[0]
 };
 

@@ -103,13 +103,20 @@ class CRenderer {
         lines_.push_back(std::string(static_cast<std::size_t>(indent) * 4, ' ') + s);
     }
 
+    // Signed integer types of every spelling (docs/c.md, "Memory").
+    static std::string typeName(const Global& g) {
+        static constexpr std::array<const char*, 4> kAtomic = {"atomic_int", "_Atomic(long)",
+                                                               "_Atomic int", "atomic_long"};
+        static constexpr std::array<const char*, 4> kPlain = {"int", "long", "long long", "int"};
+        return (g.atomic ? kAtomic : kPlain)[g.type % 4];
+    }
+
     void globals() {
         for (const Global& g : p_.globals) {
             std::string init =
                 g.array ? "{" + std::to_string(g.init[0]) + ", " + std::to_string(g.init[1]) + "}"
                         : std::to_string(g.init[0]);
-            line(0, std::string(g.atomic ? "atomic_int " : "int ") + g.name +
-                        (g.array ? "[2]" : "") + " = " + init + ";");
+            line(0, typeName(g) + " " + g.name + (g.array ? "[2]" : "") + " = " + init + ";");
         }
         for (std::size_t m = 0; m < p_.mutexes; ++m) {
             line(0, "pthread_mutex_t m" + std::to_string(m) + ";");
