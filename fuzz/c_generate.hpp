@@ -5,6 +5,7 @@
 
 #include "c_program.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -223,11 +224,14 @@ class Generator {
             return;
         }
         p_.poison.kind = static_cast<int>(in_.pick(kPoisonKinds));
-        // Kinds 14 and 15 stand before and between the creates (render).
-        p_.poison.where = p_.poison.kind == 14 ? 0
-                          : p_.poison.kind == 15
-                              ? 1
-                              : 2 + in_.pick(1 + static_cast<unsigned>(p_.fns.size()));
+        // Kinds 14 and 15 stand before and between the creates (render);
+        // 12, a create, in a thread (right after main's creates it would
+        // be one more of them, which is fine).
+        const unsigned where = 2 + in_.pick(1 + static_cast<unsigned>(p_.fns.size()));
+        p_.poison.where = p_.poison.kind == 14   ? 0
+                          : p_.poison.kind == 15 ? 1
+                          : p_.poison.kind == 12 ? std::max(where, 3u)
+                                                 : where;
     }
 
     std::vector<Stmt> block(Scope& s) {
