@@ -40,7 +40,7 @@ inline CCase decodeCCase(std::span<const std::uint8_t> bytes) {
 inline DifferentialLimits cFuzzLimits() {
     DifferentialLimits lim;
     lim.bruteStates = 3000;
-    lim.engineStates = 10000;
+    lim.engineStates = 30000;
     lim.seconds = 0.5;
     lim.runSeconds = 0.15;
     return lim;

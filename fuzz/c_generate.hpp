@@ -186,7 +186,7 @@ class Generator {
             Scope s;
             s.locals = {"me", "r0", "r1"};
             s.thread = true;
-            s.budget = 4;
+            s.budget = 3;
             s.counters = &counters;
             f.locals = {constant(), constant()};
             f.body = block(s);
@@ -201,6 +201,10 @@ class Generator {
         s.counters = &counters;
         p_.mainLocals = {nonNegative(), nonNegative()};
         p_.mainBody = block(s);
+        const bool sb = p_.globals.size() == 3 && in_.chance(2);
+        if (sb) {
+            storeBuffering();
+        }
         for (std::size_t t = 0; t < p_.creates.size(); ++t) {
             if (!in_.chance(6)) {
                 Stmt j;
@@ -215,8 +219,97 @@ class Generator {
         }
         Stmt a;
         a.k = Stmt::K::Assert;
-        a.e = expr(s, 0, true);
+        a.e = sb ? sbOutcome() : in_.chance(2) ? outcome(s) : expr(s, 0, true);
         p_.mainBody.push_back(std::move(a));
+    }
+
+    // Store buffering between main and f0, so that more programs answer
+    // differently under SC and TSO: main stores A and reads B into r0, f0
+    // stores B and publishes its read of A in C; the final assertion
+    // forbids both reads seeing the values before the stores. The
+    // statements are prepended (f0) or appended (main) to random ones.
+    static Access cellOf(std::size_t var) {
+        Access a;
+        a.var = var;
+        return a;
+    }
+    Stmt sbStore(std::size_t var) {
+        static constexpr std::array<Mo, 3> kMos = {Mo::Relaxed, Mo::Release, Mo::SeqCst};
+        Stmt st;
+        st.k = Stmt::K::Store;
+        st.acc = cellOf(var);
+        st.variant = p_.globals[var].atomic ? 2 : 0;
+        st.mo = kMos[in_.pick(3)];
+        st.e.value = 3; // no initial value is 3
+        return st;
+    }
+    static Expr sbLoad(std::size_t var) {
+        Expr e;
+        e.k = Expr::K::Load;
+        e.acc = cellOf(var);
+        return e;
+    }
+    void storeBuffering() {
+        Stmt publish = sbStore(2);
+        publish.e = sbLoad(0);
+        std::vector<Stmt>& f0 = p_.fns[0].body;
+        f0.insert(f0.begin(), {sbStore(1), publish});
+        p_.mainBody.push_back(sbStore(0));
+        Stmt read;
+        read.k = Stmt::K::Assign;
+        read.dst = "r0";
+        read.e = sbLoad(1);
+        p_.mainBody.push_back(read);
+    }
+    // !(r0 == B's initial value && C == A's): B and A as main's constant
+    // stores left them.
+    Expr sbOutcome() const {
+        std::array<long, 2> init = {p_.globals[1].init[0], p_.globals[0].init[0]};
+        for (const Stmt& st : p_.prefix) {
+            if (st.acc.var < 2 && st.acc.index == 0) {
+                init[1 - st.acc.var] = st.e.value;
+            }
+        }
+        Expr r0;
+        r0.k = Expr::K::Local;
+        r0.name = "r0";
+        Expr eq0, eq1, k0, k1, conj, out;
+        k0.value = init[0];
+        k1.value = init[1];
+        eq0.k = eq1.k = conj.k = Expr::K::Bin;
+        eq0.op = eq1.op = Op::Eq;
+        eq0.kids = {r0, k0};
+        eq1.kids = {sbLoad(2), k1};
+        conj.op = Op::And;
+        conj.kids = {eq0, eq1};
+        out.k = Expr::K::Not;
+        out.kids.push_back(conj);
+        return out;
+    }
+
+    // !(c1 == k1 && c2 == k2): one outcome of two cells is forbidden, the
+    // shape of a litmus test's final condition, which tells the models apart
+    // more often than a random expression.
+    Expr outcome(const Scope& s) {
+        Expr conj;
+        conj.k = Expr::K::Bin;
+        conj.op = Op::And;
+        for (int i = 0; i < 2; ++i) {
+            Expr eq;
+            eq.k = Expr::K::Bin;
+            eq.op = Op::Eq;
+            Expr cell;
+            cell.k = Expr::K::Load;
+            cell.acc = access(s, false);
+            Expr k;
+            k.value = static_cast<long>(in_.pick(3));
+            eq.kids = {cell, k};
+            conj.kids.push_back(eq);
+        }
+        Expr out;
+        out.k = Expr::K::Not;
+        out.kids.push_back(conj);
+        return out;
     }
 
     void poison() {
@@ -274,7 +367,8 @@ inline Stmt Generator::simple(Scope& s, unsigned c) {
         st.acc = access(s, false);
         st.variant = p_.globals[st.acc.var].atomic ? static_cast<int>(in_.pick(3)) : 0;
         st.mo = kStoreMos[in_.pick(3)];
-        st.e = expr(s, 0, true);
+        // Often a load published as is, as in litmus tests (r = y; then z = r).
+        st.e = in_.chance(3) ? leaf(s, true) : expr(s, 0, true);
         break;
     case 2:
     case 3:

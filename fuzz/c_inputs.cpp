@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -53,9 +54,25 @@ int load(const char* path) {
     return 0;
 }
 
+// "reachable/unreachable/unknown..." of the expected translation under SC,
+// TSO and PSO.
+std::string expectedVerdicts(const fuzz::CCase& k) {
+    const Program p = parseProgram(k.expected, "expected");
+    const std::optional<Goal> g = test::goalOfText(p, k.expected);
+    std::string out;
+    for (reach::MemoryModel m :
+         {reach::MemoryModel::SC, reach::MemoryModel::TSO, reach::MemoryModel::PSO}) {
+        out +=
+            (out.empty() ? "" : "/") +
+            std::string(reach::name(fuzz::detail::expectedVerdict(p, g, m, fuzz::cFuzzLimits())));
+    }
+    return out;
+}
+
 int random(int n, unsigned seed) {
     std::mt19937 gen(seed);
     int refused = 0, failures = 0;
+    std::map<std::string, int> verdicts; // how often each pattern of expected answers
     for (int i = 0; i < n; ++i) {
         std::vector<std::uint8_t> b(64 + gen() % 192);
         for (std::uint8_t& x : b) {
@@ -66,6 +83,7 @@ int random(int n, unsigned seed) {
         const auto start = std::chrono::steady_clock::now();
         try {
             fuzz::checkC(k);
+            ++verdicts[expectedVerdicts(k)];
         } catch (const std::exception& e) {
             ++failures;
             const std::string name = "fail-" + std::to_string(seed) + "-" + std::to_string(i);
@@ -83,6 +101,9 @@ int random(int n, unsigned seed) {
             std::cout << "input " << i << " (" << name << ") took " << static_cast<long>(ms)
                       << " ms\n";
         }
+    }
+    for (const auto& [v, count] : verdicts) {
+        std::cout << "expected SC/TSO/PSO " << v << ": " << count << "\n";
     }
     std::cout << n << " inputs, " << refused << " with a refused construct, " << failures
               << " failures\n";
