@@ -4,6 +4,8 @@
 #   fuzz_rmm         tests/corpus/**/*.rmm
 #   fuzz_litmus      examples/litmus/*.litmus
 #   fuzz_trace_json  fuzz/seeds/trace_json/*.json (traces of fixed_program.hpp)
+#   fuzz_c           16 pseudo-random byte strings of 48 to 288 bytes (every byte
+#                    string is a C program there, c_generate.hpp)
 #   fuzz_replay      "PROGRAM\n---\nTRACE" for each fuzz/seeds/replay/NAME.MODEL.json,
 #                    a `reach --json` report on examples/NAME.txt, and for the
 #                    fixed program with each trace_json seed
@@ -11,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
-mkdir -p "$out"/{fuzz_parser,fuzz_rmm,fuzz_litmus,fuzz_trace_json,fuzz_replay}
+mkdir -p "$out"/{fuzz_parser,fuzz_rmm,fuzz_litmus,fuzz_trace_json,fuzz_replay,fuzz_c}
 
 # A flat file name for a path under the repository.
 flat() { local rel=${1#"$root"/}; echo "${rel//\//_}"; }
@@ -34,4 +36,11 @@ for j in "$root"/fuzz/seeds/replay/*.json; do
 done
 for j in "$root"/fuzz/seeds/trace_json/*.json; do
   { printf '%s\n---\n' "$fixed"; cat "$j"; } > "$out/fuzz_replay/$(basename "$j" .json)"
+done
+
+# fuzz_c: the same bytes on every run (a linear congruential generator).
+for i in $(seq 1 16); do
+  LC_ALL=C awk -v seed="$i" 'BEGIN { x = seed; n = 48 + (seed * 15) % 241;
+    for (k = 0; k < n; k++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%c", int(x / 65536) % 256 } }' \
+    > "$out/fuzz_c/seed$i"
 done

@@ -22,6 +22,7 @@ for t in $targets; do
     fuzz_parser) dict=(-dict="$root/fuzz/dict/program.dict") ;;
     fuzz_rmm) dict=(-dict="$root/fuzz/dict/rmm.dict") ;;
     fuzz_trace_json | fuzz_replay) dict=(-dict="$root/fuzz/dict/trace.dict") ;;
+    fuzz_c) late=(-max_len=512) ;; # the C generator reads a few hundred bytes at most
     fuzz_differential_*)
       # The decoder reads at most about 200 bytes; longer inputs are noise.
       late=(-max_len=256)
