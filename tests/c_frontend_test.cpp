@@ -345,3 +345,34 @@ TEST(FenceSites, WrittenOnTheirOwnLineInBracesOrInTheCondition) {
 
 } // namespace
 } // namespace tsoreach
+
+namespace tsoreach {
+namespace {
+
+// fuzz_c's findings: a negative constant initialises (it is `-` over a
+// literal), and a load's memory order must be a constant like any other's.
+TEST(CFrontEnd, NegativeConstantsInitialiseAndLoadOrdersAreConstants) {
+    const LoadedProgram p = loadC(std::string(kHeaders) + R"(
+int x;
+atomic_int y;
+void *t0(void *arg) { return NULL; }
+int main(void) {
+    int r = -1;
+    x = -2;
+    atomic_store(&y, ~0);
+    pthread_t a;
+    pthread_create(&a, NULL, t0, NULL);
+    return 0;
+}
+)");
+    const MemoryLayout& m = p.program.memory;
+    ASSERT_EQ(m.vars.size(), 2U);
+    EXPECT_EQ(m.vars[0].init.at(0), -2);
+    EXPECT_EQ(m.vars[1].init.at(0), -1);
+    EXPECT_NE(errorOf(program("atomic_int x; int o;", "    int r = atomic_load_explicit(&x, o);"))
+                  .find("memory order that is not a constant"),
+              std::string::npos);
+}
+
+} // namespace
+} // namespace tsoreach

@@ -370,11 +370,22 @@ CXCursor stripped(CXCursor c) {
 
 std::optional<long long> constantValue(CXCursor c) {
     c = stripped(c);
-    const CXCursorKind k = clang_getCursorKind(c);
+    // `-1`, `~0`, `!0`: unary operators over a constant (a loop: `- - 1` may
+    // nest deep); `&x` and `*p` end at a variable, which is no constant.
+    CXCursor operand = c;
+    while (clang_getCursorKind(operand) == CXCursor_UnaryOperator) {
+        const std::vector<CXCursor> k = children(operand);
+        if (k.size() != 1) {
+            return std::nullopt;
+        }
+        operand = stripped(k[0]);
+    }
+    const CXCursorKind k = clang_getCursorKind(operand);
     bool constant =
         k == CXCursor_IntegerLiteral || k == CXCursor_CharacterLiteral || k == CXCursor_UnaryExpr;
     if (k == CXCursor_DeclRefExpr) {
-        constant = clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_EnumConstantDecl;
+        constant =
+            clang_getCursorKind(clang_getCursorReferenced(operand)) == CXCursor_EnumConstantDecl;
     }
     if (!constant) {
         return std::nullopt;

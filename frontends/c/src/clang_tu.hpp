@@ -80,7 +80,7 @@ std::string take(CXString s);
 // nodes with one child, C casts between integer types).
 [[nodiscard]] CXCursor stripped(CXCursor c);
 // The integer value of a constant expression (a literal, an enumerator,
-// sizeof), nullopt when it is not one.
+// sizeof, or unary operators over one: -1), nullopt when it is not one.
 [[nodiscard]] std::optional<long long> constantValue(CXCursor c);
 // An integer type (any width and signedness, _Bool, enums), after typedefs.
 [[nodiscard]] bool isIntegerType(CXType t);

@@ -552,7 +552,8 @@ void ThreadTranslator::assignTo(RegId r, CXCursor e, SourcePos pos) {
     if (kind(s) == CXCursor_DeclRefExpr || kind(s) == CXCursor_ArraySubscriptExpr) {
         c = lvalueCell(s);
     } else if (kind(s) == CXCursor_UnexposedExpr && operands(s).size() == 2 &&
-               atomicName(ctx_.tu.builtinName(s)) == "atomic_load") {
+               atomicName(ctx_.tu.builtinName(s)) == "atomic_load" &&
+               constantValue(operands(s)[1])) { // else atomicOperation refuses the order
         c = pointerCell(operands(s)[0]);
     }
     if (c && c->global != nullptr) {

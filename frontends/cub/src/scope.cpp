@@ -272,8 +272,9 @@ Expr ExprMaker::cell(const CellRef& c, const Term& t, bool view) {
     ++weakUses_;
     const auto [addr, id] = scope_.address(c);
     const std::string reg = Scope::readRegister(c);
+    const auto cell = addr; // clang 14 cannot capture a structured binding
     if (std::none_of(reads_.begin(), reads_.end(),
-                     [&](const WeakRead& r) { return r.addr == addr; })) {
+                     [&](const WeakRead& r) { return r.addr == cell; })) {
         reads_.push_back(WeakRead{addr, id, reg});
     }
     return Expr::reg(b_->reg(reg));
