@@ -59,8 +59,9 @@ std::vector<FenceSite> ThreadCode::sites(ProgramBuilder& b, ThreadId thread) {
         }
         site.thread = thread;
         site.state = b.state(names_[q]);
+        const StateId state = site.state; // clang 14 cannot capture a structured binding
         if (std::none_of(out.begin(), out.end(),
-                         [&](const FenceSite& s) { return s.state == site.state; })) {
+                         [&](const FenceSite& s) { return s.state == state; })) {
             out.push_back(site);
         }
     }
