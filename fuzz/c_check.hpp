@@ -46,24 +46,7 @@ inline DifferentialLimits cFuzzLimits() {
     return lim;
 }
 
-// Open findings of fuzz_c in the front end (docs/testing.md), so that the
-// fuzzer goes on past them: a refusal whose message holds one of these
-// counts as the known bug, not as a new finding. Remove each once fixed.
-inline constexpr std::array<std::string_view, 2> kKnownRefusals = {
-    // Inside assert(), operators next to macro calls are misread:
-    // assert(atomic_load(&x) + atomic_load(&y)) is refused with "the
-    // operator '#'", assert(-atomic_load(&x)) with "the operator ''".
-    "the operator '#' is not supported",
-    "the operator '' is not supported",
-};
-
 namespace detail {
-
-inline bool knownRefusal(const InputError& e) {
-    return std::any_of(kKnownRefusals.begin(), kKnownRefusals.end(), [&](std::string_view k) {
-        return e.message().find(k) != std::string::npos;
-    });
-}
 
 inline std::string describeCase(const CCase& k, const std::string& translation) {
     return "\nC program:\n" + k.c.text + "expected translation (docs/c.md):\n" + k.expected +
@@ -83,9 +66,6 @@ inline std::optional<LoadedProgram> loadC(const CCase& k) {
     } catch (const InputError& e) {
         const std::string where =
             std::to_string(e.pos().line) + ":" + std::to_string(e.pos().col) + ": " + e.message();
-        if (k.c.poisonLine == 0 && knownRefusal(e)) {
-            return std::nullopt;
-        }
         if (k.c.poisonLine == 0) {
             throw PropertyViolation("the front end refused a program of the subset: " + where +
                                     describeCase(k, ""));

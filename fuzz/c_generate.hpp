@@ -54,11 +54,6 @@ class Generator {
         return kValues[in_.pick(kValues.size())];
     }
 
-    // Before the first create the front end takes only literals as
-    // constants, not `-1` (fuzz_c's first finding, docs/testing.md), so
-    // main's first statements use these.
-    long nonNegative() { return constant() & 3; }
-
     void globals() {
         static constexpr std::array<const char*, 3> kNames = {"x", "y", "z"};
         const std::size_t n = 2 + in_.pick(2);
@@ -154,7 +149,7 @@ class Generator {
         Stmt st;
         st.k = Stmt::K::Store;
         st.acc = access(Scope{}, false);
-        st.e.value = nonNegative();
+        st.e.value = constant();
         // 0: x = k, 1: atomic_store, 3: atomic_init (atomics only)
         st.variant = p_.globals[st.acc.var].atomic ? static_cast<int>(in_.pick(2)) * 2 + 1 : 0;
         st.variant = st.variant == 1 && in_.chance(2) ? 0 : st.variant;
@@ -199,7 +194,7 @@ class Generator {
         s.locals = {"r0", "r1"};
         s.budget = 1;
         s.counters = &counters;
-        p_.mainLocals = {nonNegative(), nonNegative()};
+        p_.mainLocals = {constant(), constant()};
         p_.mainBody = block(s);
         const bool sb = p_.globals.size() == 3 && in_.chance(2);
         if (sb) {

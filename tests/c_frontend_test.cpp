@@ -374,5 +374,28 @@ int main(void) {
               std::string::npos);
 }
 
+// Inside assert(...) the operands are a macro's argument, and libclang's
+// extent of an operand that is a macro call (atomic_load) ends where the
+// call starts: the operators still come from where the text writes them.
+TEST(CFrontEnd, OperatorsNextToMacroCallsInsideAssert) {
+    const LoadedProgram p = loadC(program("atomic_int x, y; int z, w;", "", R"(
+    pthread_join(a, NULL);
+    assert(atomic_load(&x)+atomic_load(&y) == 2);
+    assert(-atomic_load(&x) == -1);
+    assert(!atomic_load(&y) && ~atomic_load(&x) == -2);
+    assert(z++ == 3 && ++z == 5);
+    assert(atomic_load(&x) /* a */ - /* b */ atomic_load(&y) < 1);
+    assert((atomic_load(&x), atomic_load(&y)) == 0);
+    int r = z+++w;
+)"));
+    const std::string text = printProgram(p.program);
+    for (const char* check :
+         {"check == + tmp.0 tmp.1 2", "check == - 0 tmp.0 -1", "check ! tmp.0",
+          "check == - -1 tmp.1 -2", "write + tmp.0 1 z", "check == tmp.0 3", "check == + tmp.1 1 5",
+          "check < - tmp.0 tmp.1 1", "check == tmp.1 0", "local r + tmp.0 tmp.1"}) {
+        EXPECT_NE(text.find(check), std::string::npos) << check << " in\n" << text;
+    }
+}
+
 } // namespace
 } // namespace tsoreach

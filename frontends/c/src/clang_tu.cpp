@@ -244,6 +244,89 @@ std::vector<std::string> TranslationUnit::tokens(CXSourceRange range) const {
     return out;
 }
 
+// Tokens of this file's text from `from` up to `to` (file positions: a
+// macro's argument is where it is written), nullopt unless both are in this
+// file and `from` comes first. Reading the operator from the text between
+// the operands' starts works inside assert(...) too, where libclang's
+// extents of a macro call as operand end where the call starts.
+std::optional<std::vector<std::string>> TranslationUnit::tokensBetween(CXSourceLocation from,
+                                                                       CXSourceLocation to) const {
+    const CXFile main = clang_getFile(unit_.get(), fileName_.c_str());
+    CXFile f = nullptr, g = nullptr;
+    unsigned line = 0, col = 0, a = 0, b = 0;
+    clang_getFileLocation(from, &f, &line, &col, &a);
+    clang_getFileLocation(to, &g, &line, &col, &b);
+    if (f == nullptr || g == nullptr || clang_File_isEqual(f, main) == 0 ||
+        clang_File_isEqual(g, main) == 0 || a >= b) {
+        return std::nullopt;
+    }
+    // clang_tokenize may give the token that starts at `to`: only those before it count.
+    CXToken* toks = nullptr;
+    unsigned n = 0;
+    clang_tokenize(unit_.get(),
+                   clang_getRange(clang_getLocationForOffset(unit_.get(), main, a),
+                                  clang_getLocationForOffset(unit_.get(), main, b)),
+                   &toks, &n);
+    std::vector<std::string> out;
+    for (unsigned i = 0; i < n && offset(clang_getTokenLocation(unit_.get(), toks[i])) < b; ++i) {
+        if (clang_getTokenKind(toks[i]) == CXToken_Comment) {
+            continue;
+        }
+        const bool punctuation = clang_getTokenKind(toks[i]) == CXToken_Punctuation;
+        out.push_back((punctuation ? "" : " ") +
+                      take(clang_getTokenSpelling(unit_.get(), toks[i])));
+    }
+    clang_disposeTokens(unit_.get(), toks, n);
+    return out;
+}
+
+namespace {
+
+// `lhs op` as tokens: the last one, when the others balance their brackets
+// (else the text between the starts is not one operand and its operator:
+// the operands come from different arguments of a header's macro).
+std::string lastAfterBalanced(const std::vector<std::string>& t) {
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+        depth += (t[i] == "(" || t[i] == "[") ? 1 : (t[i] == ")" || t[i] == "]") ? -1 : 0;
+        if (depth < 0) {
+            return "";
+        }
+    }
+    return depth == 0 && !t.empty() && !t.back().starts_with(' ') ? t.back() : "";
+}
+
+} // namespace
+
+std::string TranslationUnit::binaryOperator(CXCursor lhs, CXCursor rhs, CXCursor whole) const {
+    const auto between = tokensBetween(clang_getRangeStart(clang_getCursorExtent(whole)),
+                                       clang_getRangeStart(clang_getCursorExtent(rhs)));
+    if (between) {
+        if (std::string op = lastAfterBalanced(*between); !op.empty()) {
+            return op;
+        }
+    }
+    return operatorAfter(lhs, whole);
+}
+
+TranslationUnit::UnaryOperator TranslationUnit::unaryOperator(CXCursor e, CXCursor operand) const {
+    const CXSourceRange r = clang_getCursorExtent(e);
+    const CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(operand));
+    if (const auto before = tokensBetween(clang_getRangeStart(r), start);
+        before && before->size() == 1) {
+        return {before->front(), false}; // -x, ++x, &x
+    }
+    if (offset(clang_getRangeStart(r)) == offset(start)) {
+        if (const auto all = tokensBetween(start, clang_getRangeEnd(r)); all && !all->empty()) {
+            return {all->back(), true}; // x++
+        }
+    }
+    const std::string first = firstToken(e);
+    const std::string last = lastToken(e);
+    const bool postfix = first != "++" && first != "--" && (last == "++" || last == "--");
+    return {postfix ? last : first, postfix};
+}
+
 std::string TranslationUnit::operatorAfter(CXCursor lhs, CXCursor whole) const {
     // Up to the end of the whole expression: the right operand's extent may
     // be a macro's (atomic_load(...)), the whole one is the source's.

@@ -28,11 +28,16 @@ class TranslationUnit {
     // Where the cursor is in the file (the expansion of a macro: where the
     // macro is used).
     [[nodiscard]] SourcePos pos(CXCursor c) const;
-    // The first punctuation token after `lhs` in `whole` (a binary
-    // operator), or the first or last token of `c` (a unary one).
-    [[nodiscard]] std::string operatorAfter(CXCursor lhs, CXCursor whole) const;
-    [[nodiscard]] std::string firstToken(CXCursor c) const;
-    [[nodiscard]] std::string lastToken(CXCursor c) const;
+    // The operator of the binary expression `whole` with operands `lhs` and
+    // `rhs` ("+", "+=", ",").
+    [[nodiscard]] std::string binaryOperator(CXCursor lhs, CXCursor rhs, CXCursor whole) const;
+    // The operator of the unary expression `e` over `operand` ("-", "&",
+    // "++"); `postfix` for x++ and x--.
+    struct UnaryOperator {
+        std::string spelling;
+        bool postfix = false;
+    };
+    [[nodiscard]] UnaryOperator unaryOperator(CXCursor e, CXCursor operand) const;
     // The name of the C11 atomic builtin `c` is (atomic_load(...) expands to
     // __c11_atomic_load(...), which libclang does not expose): the
     // identifier where its name is spelled.
@@ -54,7 +59,12 @@ class TranslationUnit {
         void operator()(CXTranslationUnitImpl* tu) const { clang_disposeTranslationUnit(tu); }
     };
     [[nodiscard]] std::vector<std::string> tokens(CXSourceRange range) const;
+    [[nodiscard]] std::optional<std::vector<std::string>> tokensBetween(CXSourceLocation from,
+                                                                        CXSourceLocation to) const;
+    [[nodiscard]] std::string operatorAfter(CXCursor lhs, CXCursor whole) const;
     [[nodiscard]] std::string operatorInText(CXCursor lhs) const;
+    [[nodiscard]] std::string firstToken(CXCursor c) const;
+    [[nodiscard]] std::string lastToken(CXCursor c) const;
     void refuseProgramMacros() const;
     void refuseNarrowTypes() const;
     [[nodiscard]] std::size_t offset(CXSourceLocation loc) const;

@@ -113,7 +113,7 @@ void initialisation(const TranslationUnit& tu, Globals& g, MainPlan& plan, CXCur
         cell = constantCell(g, ops[0]);
         v = constantValue(ops.back());
     } else if (clang_getCursorKind(e) == CXCursor_BinaryOperator && ops.size() == 2 &&
-               tu.operatorAfter(ops[0], e) == "=") {
+               tu.binaryOperator(ops[0], ops[1], e) == "=") {
         cell = constantCell(g, ops[0]);
         v = constantValue(ops[1]);
     }
@@ -139,8 +139,8 @@ Created creation(const TranslationUnit& tu, CXCursor call) {
     }
     c.handle = clang_getCursorReferenced(stripped(k[0]));
     CXCursor fn = stripped(clang_Cursor_getArgument(s, 2));
-    if (clang_getCursorKind(fn) == CXCursor_UnaryOperator && tu.firstToken(fn) == "&" &&
-        children(fn).size() == 1) {
+    if (clang_getCursorKind(fn) == CXCursor_UnaryOperator && children(fn).size() == 1 &&
+        tu.unaryOperator(fn, children(fn).front()).spelling == "&") {
         fn = stripped(children(fn).front()); // &f names f too
     }
     const CXCursor decl = clang_getCursorReferenced(fn);

@@ -484,14 +484,14 @@ bool ThreadTranslator::pure(CXCursor e) const {
         return ctx_.globals.find(clang_getCursorReferenced(e)) == nullptr;
     case CXCursor_BinaryOperator: {
         const std::vector<CXCursor> k = operands(e);
-        const std::string op = ctx_.tu.operatorAfter(k[0], e);
+        const std::string op = ctx_.tu.binaryOperator(k[0], k[1], e);
         return op != "=" && op != "," && pure(k[0]) && pure(k[1]);
     }
     case CXCursor_UnaryOperator: {
-        const std::string first = ctx_.tu.firstToken(e);
-        const std::string last = ctx_.tu.lastToken(e);
-        return first != "++" && first != "--" && last != "++" && last != "--" && first != "&" &&
-               first != "*" && pure(operands(e)[0]);
+        const CXCursor x = operands(e)[0];
+        const TranslationUnit::UnaryOperator u = ctx_.tu.unaryOperator(e, x);
+        const std::string_view op = u.spelling;
+        return op != "++" && op != "--" && op != "&" && op != "*" && pure(x);
     }
     default:
         return false;
@@ -605,12 +605,13 @@ void ThreadTranslator::branch(CXCursor e, State t, State f) {
         return jump(*v != 0 ? t : f);
     }
     const CXCursor s = stripped(e);
-    if (kind(s) == CXCursor_UnaryOperator && ctx_.tu.firstToken(s) == "!") {
+    if (kind(s) == CXCursor_UnaryOperator &&
+        ctx_.tu.unaryOperator(s, operands(s)[0]).spelling == "!") {
         return branch(operands(s)[0], f, t);
     }
     if (kind(s) == CXCursor_BinaryOperator) {
         const std::vector<CXCursor> k = operands(s);
-        const std::string op = ctx_.tu.operatorAfter(k[0], s);
+        const std::string op = ctx_.tu.binaryOperator(k[0], k[1], s);
         if (op == "&&" || op == "||") {
             const State mid = fresh(ctx_.tu.pos(k[1]));
             if (op == "&&") {
@@ -632,7 +633,7 @@ void ThreadTranslator::branch(CXCursor e, State t, State f) {
 
 Expr ThreadTranslator::binary(CXCursor e) {
     const std::vector<CXCursor> k = operands(e);
-    const std::string op = ctx_.tu.operatorAfter(k[0], e);
+    const std::string op = ctx_.tu.binaryOperator(k[0], k[1], e);
     if (op == "=" ||
         (op.size() >= 2 && op.back() == '=' && kind(e) == CXCursor_CompoundAssignOperator)) {
         return assignment(e, op);
@@ -742,12 +743,11 @@ Expr ThreadTranslator::assignment(CXCursor e, const std::string& op) {
 
 Expr ThreadTranslator::unary(CXCursor e) {
     const CXCursor x = operands(e)[0];
-    const std::string first = ctx_.tu.firstToken(e);
-    const std::string last = ctx_.tu.lastToken(e);
-    const bool prefix = first == "++" || first == "--";
-    const bool postfix = !prefix && (last == "++" || last == "--");
-    if (prefix || postfix) {
-        const ExprOp op = (prefix ? first : last) == "++" ? ExprOp::Add : ExprOp::Sub;
+    const TranslationUnit::UnaryOperator u = ctx_.tu.unaryOperator(e, x);
+    const std::string& first = u.spelling;
+    const bool postfix = u.postfix;
+    if (first == "++" || first == "--") {
+        const ExprOp op = first == "++" ? ExprOp::Add : ExprOp::Sub;
         const SourcePos pos = ctx_.tu.pos(e);
         std::optional<Cell> c = lvalueCell(stripped(x));
         if (!c) {
@@ -954,7 +954,8 @@ std::optional<ThreadTranslator::Cell> ThreadTranslator::lvalueCell(CXCursor e) {
 
 ThreadTranslator::Cell ThreadTranslator::pointerCell(CXCursor e) {
     const CXCursor s = stripped(e);
-    if (kind(s) == CXCursor_UnaryOperator && ctx_.tu.firstToken(s) == "&") {
+    if (kind(s) == CXCursor_UnaryOperator &&
+        ctx_.tu.unaryOperator(s, operands(s)[0]).spelling == "&") {
         if (std::optional<Cell> c = lvalueCell(stripped(operands(s)[0])); c && c->global) {
             return *c;
         }
@@ -1040,7 +1041,8 @@ Expr ThreadTranslator::atomicOperation(CXCursor e, const std::string& name) {
         // lock; read old; old == *expected ? write desired : *expected = old; unlock
         const CXCursor expectedPtr = stripped(k[2]);
         std::optional<Cell> expected;
-        if (kind(expectedPtr) == CXCursor_UnaryOperator && ctx_.tu.firstToken(expectedPtr) == "&") {
+        if (kind(expectedPtr) == CXCursor_UnaryOperator &&
+            ctx_.tu.unaryOperator(expectedPtr, operands(expectedPtr)[0]).spelling == "&") {
             expected = lvalueCell(stripped(operands(expectedPtr)[0]));
         }
         if (!expected || expected->global != nullptr) {
