@@ -178,10 +178,11 @@ class CRenderer {
         }
         const std::string x = "&" + cell(Access{});
         const std::array<std::string, 16> kText = {
-            "unsigned u = 0;", "atomic_compare_exchange_weak(" + x + ", &r0, 1);",
-            "switch (r0) { default: break; }", "short s = 1;", "char c = 2;", "_Bool pb = 1;",
-            "r0 = r0 << r1;", "int *p = 0;", "__atomic_store_n(" + x + ", 1, __ATOMIC_SEQ_CST);",
-            "r0 = (unsigned)r1;", "r0 = 1u;", "double d = 1;",
+            "__int128 w = 0;", "atomic_compare_exchange_weak(" + x + ", &r0, 1);",
+            "switch (r0) { default: break; }", "unsigned long q = 9; q = q / 2;",
+            "unsigned long q = 9; q %= 2;", "float f = 1;", "r0 = r0 << r1;", "int *p = 0;",
+            "__atomic_store_n(" + x + ", 1, __ATOMIC_SEQ_CST);", "r0 = r0 >> r1;",
+            "r0 = (__int128)r1;", "double d = 1;",
             "pthread_t tp; pthread_create(&tp, NULL, f0, NULL);",
             // a load with such an order is taken (fuzz_c finding, docs/testing.md)
             "atomic_store_explicit(" + x + ", 1, r1);",

@@ -162,11 +162,13 @@ INSTANTIATE_TEST_SUITE_P(
                 "6:16: a local variable of type 'atomic_int' is not supported"},
         Refused{"    pthread_t b;\n    pthread_create(&b, NULL, t0, NULL);",
                 "7:5: pthread_create outside main's first calls is not supported"},
-        // Values are mathematical integers: wrapping or narrow types are refused
-        // (a campaign found `unsigned u = 0; u - 1 > 0` false).
-        Refused{"    unsigned u = 0;", "6:14: the type 'unsigned int' is not supported"},
-        Refused{"    _Bool b = 2;", "6:11: the type '_Bool' is not supported"},
-        Refused{"    int r = (unsigned char)300;", "6:13: the type 'unsigned char' is not"}));
+        // Values are 64-bit integers: no wider type, and no unsigned 64-bit
+        // division (docs/c.md, "Integer types").
+        Refused{"    __int128 w = 0;", "6:14: the type '__int128' is not supported"},
+        Refused{"    unsigned long v = 5;\n    v = v / 2;",
+                "7:9: '/' on an unsigned 64-bit value is not supported"},
+        Refused{"    unsigned long v = 5;\n    v %= 2;",
+                "7:5: '%=' on an unsigned 64-bit value is not supported"}));
 
 // An operator inside a macro of the program reached the translator as the
 // macro call's tokens (PLUS(2, 3) defined `a + b` was read as a comma): such
@@ -394,6 +396,34 @@ TEST(CFrontEnd, OperatorsNextToMacroCallsInsideAssert) {
           "check == - -1 tmp.1 -2", "write + tmp.0 1 z", "check == tmp.0 3", "check == + tmp.1 1 5",
           "check < - tmp.0 tmp.1 1", "check == tmp.1 0", "local r + tmp.0 tmp.1"}) {
         EXPECT_NE(text.find(check), std::string::npos) << check << " in\n" << text;
+    }
+}
+
+// Each type keeps its C values: conversions into _Bool, narrow and unsigned
+// types, and a mask after unsigned arithmetic (a campaign had found
+// `unsigned u = 0; u - 1 > 0` false when values did not wrap).
+TEST(CFrontEnd, IntegerTypesConvertAsInC) {
+    const LoadedProgram p = loadC(
+        program("unsigned char uc = 300; signed char sc = 200; unsigned u = -1; _Bool b = 5;\n"
+                "unsigned long ul = -1; int i;",
+                R"(    uc += 250;
+    u = u + 2;
+    b = 2;
+    i = -1;
+    i /= 2u;
+    if (ul - 1 > 5) i = 0;)"));
+    const MemoryLayout& m = p.program.memory;
+    EXPECT_EQ(m.vars[0].init.at(0), 44);
+    EXPECT_EQ(m.vars[1].init.at(0), -56);
+    EXPECT_EQ(m.vars[2].init.at(0), 4294967295);
+    EXPECT_EQ(m.vars[3].init.at(0), 1);
+    EXPECT_EQ(m.vars[4].init.at(0), -1);
+    const std::string text = printProgram(p.program);
+    for (const char* part :
+         {"local tmp.1 & + tmp.0 250 255", "write & + tmp.0 2 4294967295 u", "write 1 b",
+          "- & + / & tmp.0 4294967295 2 2147483648 4294967295 2147483648",
+          "check > + - tmp.0 1 -9223372036854775808 + 5 -9223372036854775808"}) {
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
     }
 }
 

@@ -55,7 +55,7 @@ TranslationUnit::TranslationUnit(std::string_view text, const std::string& sourc
         }
     }
     refuseProgramMacros();
-    refuseNarrowTypes();
+    refuseUnmodelledTypes();
 }
 
 // The translator reads an operator from the tokens around its operands,
@@ -91,29 +91,13 @@ void TranslationUnit::refuseProgramMacros() const {
 
 namespace {
 
-// Integer types whose values the program model's mathematical integers do
-// not follow: unsigned ones wrap, _Bool and the narrow ones convert.
-bool narrowOrUnsigned(CXType t) {
+// Integer types the model does not hold (wider than its 64-bit values).
+bool unmodelled(CXType t) {
     t = clang_getCanonicalType(t);
     if (t.kind == CXType_Atomic) {
         t = clang_getCanonicalType(clang_Type_getValueType(t));
     }
-    switch (t.kind) {
-    case CXType_Bool:
-    case CXType_Char_U:
-    case CXType_UChar:
-    case CXType_Char_S:
-    case CXType_SChar:
-    case CXType_Short:
-    case CXType_UShort:
-    case CXType_UInt:
-    case CXType_ULong:
-    case CXType_ULongLong:
-    case CXType_UInt128:
-        return true;
-    default:
-        return false;
-    }
+    return t.kind == CXType_Int128 || t.kind == CXType_UInt128;
 }
 
 struct TypeScan {
@@ -134,11 +118,11 @@ CXChildVisitResult scanTypes(CXCursor c, CXCursor parent, CXClientData data) {
                        k == CXCursor_FieldDecl;
     const CXType type = clang_getCursorType(c);
     const bool handle = take(clang_getTypeSpelling(type)) == "pthread_t"; // an id, no arithmetic
-    if (typed && !handle && narrowOrUnsigned(type)) {
+    if (typed && !handle && unmodelled(type)) {
         scan->found = c;
         return CXChildVisit_Break;
     }
-    if (k == CXCursor_FunctionDecl && narrowOrUnsigned(clang_getCursorResultType(c))) {
+    if (k == CXCursor_FunctionDecl && unmodelled(clang_getCursorResultType(c))) {
         scan->found = c;
         return CXChildVisit_Break;
     }
@@ -147,10 +131,9 @@ CXChildVisitResult scanTypes(CXCursor c, CXCursor parent, CXClientData data) {
 
 } // namespace
 
-// Values are mathematical integers (docs/c.md): a program whose types
-// wrap or narrow them would get verdicts of another program, so it is
-// refused at the first such declaration, cast or constant.
-void TranslationUnit::refuseNarrowTypes() const {
+// Values are 64-bit integers (docs/c.md, "Integer types"): a program with
+// wider ones is refused at the first such declaration or cast.
+void TranslationUnit::refuseUnmodelledTypes() const {
     TypeScan scan;
     clang_visitChildren(root(), scanTypes, &scan);
     if (clang_Cursor_isNull(scan.found) == 0) {
@@ -158,9 +141,7 @@ void TranslationUnit::refuseNarrowTypes() const {
                              ? clang_getCursorResultType(scan.found)
                              : clang_getCursorType(scan.found);
         throw error(scan.found, "the type '" + take(clang_getTypeSpelling(t)) +
-                                    "' is not supported: values are mathematical integers, so "
-                                    "unsigned wrap-around and narrow types would change the "
-                                    "program (use int or long)");
+                                    "' is not supported: integers have at most 64 bits");
     }
 }
 
@@ -429,30 +410,36 @@ std::vector<CXCursor> children(CXCursor c) {
 }
 
 CXCursor stripped(CXCursor c) {
+    return strippedChain(c).back();
+}
+
+std::vector<CXCursor> strippedChain(CXCursor c) {
+    std::vector<CXCursor> chain{c};
     for (;;) {
         const CXCursorKind k = clang_getCursorKind(c);
         if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr &&
             k != CXCursor_CStyleCastExpr) {
-            return c;
+            return chain;
         }
         std::vector<CXCursor> kids = children(c);
         // A cast's first child may name its type.
         std::erase_if(kids,
                       [](CXCursor k2) { return !clang_isExpression(clang_getCursorKind(k2)); });
         if (kids.size() != 1) {
-            return c;
+            return chain;
         }
         if (k == CXCursor_CStyleCastExpr && !isIntegerType(clang_getCursorType(c)) &&
             clang_getCursorType(c).kind != CXType_Void &&
             clang_getCursorType(c).kind != CXType_Pointer) {
-            return c;
+            return chain;
         }
         c = kids.front();
+        chain.push_back(c);
     }
 }
 
-std::optional<long long> constantValue(CXCursor c) {
-    c = stripped(c);
+std::optional<long long> constantValue(CXCursor original) {
+    const CXCursor c = stripped(original);
     // `-1`, `~0`, `!0`: unary operators over a constant (a loop: `- - 1` may
     // nest deep); `&x` and `*p` end at a variable, which is no constant.
     CXCursor operand = c;
@@ -473,7 +460,16 @@ std::optional<long long> constantValue(CXCursor c) {
     if (!constant) {
         return std::nullopt;
     }
-    CXEvalResult r = clang_Cursor_Evaluate(c);
+    // The outermost integer-typed layer: its conversions apply ((char)300),
+    // a pointer's do not ((void *)0 is 0).
+    CXCursor typed = c;
+    for (CXCursor layer : strippedChain(original)) {
+        if (isIntegerType(clang_getCursorType(layer))) {
+            typed = layer;
+            break;
+        }
+    }
+    CXEvalResult r = clang_Cursor_Evaluate(typed);
     if (r == nullptr) {
         return std::nullopt;
     }

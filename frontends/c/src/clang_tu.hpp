@@ -66,7 +66,7 @@ class TranslationUnit {
     [[nodiscard]] std::string firstToken(CXCursor c) const;
     [[nodiscard]] std::string lastToken(CXCursor c) const;
     void refuseProgramMacros() const;
-    void refuseNarrowTypes() const;
+    void refuseUnmodelledTypes() const;
     [[nodiscard]] std::size_t offset(CXSourceLocation loc) const;
 
     std::string text_;
@@ -89,8 +89,11 @@ std::string take(CXString s);
 // The expression under parentheses and implicit conversions (the unexposed
 // nodes with one child, C casts between integer types).
 [[nodiscard]] CXCursor stripped(CXCursor c);
+// `c` and each node under it that stripped() passes, down to stripped(c).
+[[nodiscard]] std::vector<CXCursor> strippedChain(CXCursor c);
 // The integer value of a constant expression (a literal, an enumerator,
-// sizeof, or unary operators over one: -1), nullopt when it is not one.
+// sizeof, or unary operators over one: -1), converted to `c`'s type (as
+// clang evaluates it: (unsigned char)300 is 44), nullopt when it is not one.
 [[nodiscard]] std::optional<long long> constantValue(CXCursor c);
 // An integer type (any width and signedness, _Bool, enums), after typedefs.
 [[nodiscard]] bool isIntegerType(CXType t);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace tsoreach::c {
 
@@ -556,7 +557,9 @@ void ThreadTranslator::assignTo(RegId r, CXCursor e, SourcePos pos) {
                constantValue(operands(s)[1])) { // else atomicOperation refuses the order
         c = pointerCell(operands(s)[0]);
     }
-    if (c && c->global != nullptr) {
+    // Unless C converts the value on its way (unsigned char r = x).
+    if (c && c->global != nullptr &&
+        std::ranges::equal(converted(e, Expr::reg(r)).nodes(), Expr::reg(r).nodes())) {
         emit(Instr::read(r, c->addr), ctx_.tu.pos(e));
         return;
     }
@@ -569,7 +572,30 @@ Expr ThreadTranslator::value(CXCursor e) {
     if (std::optional<long long> v = constantValue(e)) {
         return Expr::constant(*v);
     }
-    const CXCursor s = stripped(e);
+    return converted(e, strippedValue(stripped(e)));
+}
+
+Expr ThreadTranslator::converted(CXCursor e, Expr v) {
+    const std::vector<CXCursor> chain = strippedChain(e);
+    std::optional<IntType> from = intType(clang_getCursorType(chain.back()));
+    for (auto layer = chain.rbegin() + 1; layer != chain.rend(); ++layer) {
+        const std::optional<IntType> to = intType(clang_getCursorType(*layer));
+        if (from && to && !fits(*from, *to)) {
+            v = convert(v, *to);
+        }
+        if (to) { // a pointer's value (a thread's argument) passes as it is
+            from = to;
+        }
+    }
+    return v;
+}
+
+Expr ThreadTranslator::inRange(const Expr& v, CXType t) {
+    const std::optional<IntType> to = intType(t);
+    return to && leavesRange(*to) ? convert(v, *to) : v;
+}
+
+Expr ThreadTranslator::strippedValue(CXCursor s) {
     switch (kind(s)) {
     case CXCursor_DeclRefExpr:
     case CXCursor_ArraySubscriptExpr: {
@@ -658,8 +684,26 @@ Expr ThreadTranslator::binary(CXCursor e) {
         cur_ = join;
         return Expr::reg(r);
     }
-    const Expr a = value(k[0]);
-    const Expr b = value(k[1]);
+    const std::optional<IntType> operandType = intType(clang_getCursorType(k[0]));
+    const bool unsigned64 = operandType && isUnsigned64(*operandType);
+    if (unsigned64 && (op == "/" || op == "%" || op == ">>")) {
+        throw unsupported(e, "'" + op + "' on an unsigned 64-bit value");
+    }
+    Expr a = value(k[0]);
+    Expr b = value(k[1]);
+    if (unsigned64 && (op == "<" || op == "<=" || op == ">" || op == ">=")) {
+        // Unsigned order on the same bits: flip the sign bit of both.
+        a = op2(ExprOp::Add, a, Expr::constant(std::numeric_limits<Value>::min()));
+        b = op2(ExprOp::Add, b, Expr::constant(std::numeric_limits<Value>::min()));
+    }
+    if (op == "+" || op == "-" || op == "*" || op == "<<") {
+        return inRange(arithmetic(e, op, a, b), clang_getCursorType(e));
+    }
+    return arithmetic(e, op, a, b);
+}
+
+// `a op b` in the model's 64-bit arithmetic.
+Expr ThreadTranslator::arithmetic(CXCursor e, const std::string& op, const Expr& a, const Expr& b) {
     if (op == "|") {
         return bitOr(a, b);
     }
@@ -672,7 +716,7 @@ Expr ThreadTranslator::binary(CXCursor e) {
         return bitXor(a, b);
     }
     if (op == "<<" || op == ">>") {
-        const std::optional<long long> shift = constantValue(k[1]);
+        const std::optional<long long> shift = constantValue(operands(e)[1]);
         if (!shift || *shift < 0 || *shift > 62) {
             throw unsupported(e, "a shift by a non-constant amount");
         }
@@ -700,19 +744,21 @@ Expr ThreadTranslator::assignment(CXCursor e, const std::string& op) {
         throw unsupported(k[0], "assigning to this expression");
     }
     const std::string arith = op.substr(0, op.size() - 1);
+    // x op= v computes in v's type after its conversions (x's, promoted, for
+    // a shift) and stores the result converted to x's type.
+    const std::optional<IntType> lhsType = intType(clang_getCursorType(e));
+    const std::optional<IntType> compType =
+        arith == "<<" || arith == ">>" ? lhsType : intType(clang_getCursorType(k[1]));
+    if (compType && isUnsigned64(*compType) && (arith == "/" || arith == "%" || arith == ">>")) {
+        throw unsupported(e, "'" + op + "' on an unsigned 64-bit value");
+    }
     const auto combine = [&](const Expr& old, const Expr& v) {
-        if (arith == "|") {
-            return bitOr(old, v);
+        const bool widen = lhsType && compType && !fits(*lhsType, *compType);
+        Expr r = arithmetic(e, arith, widen ? convert(old, *compType) : old, v);
+        if (lhsType && (leavesRange(*lhsType) || (compType && !fits(*compType, *lhsType)))) {
+            r = convert(r, *lhsType);
         }
-        if (arith == "^") {
-            return bitXor(old, v);
-        }
-        for (const auto& [spelled, o] : kOperators) {
-            if (spelled == arith) {
-                return op2(o, old, v);
-            }
-        }
-        throw unsupported(e, "the operator '" + op + "'");
+        return r;
     };
     if (c->global == nullptr) { // a register
         const RegId r = local(clang_getCursorReferenced(stripped(k[0])));
@@ -753,7 +799,10 @@ Expr ThreadTranslator::unary(CXCursor e) {
         if (!c) {
             throw unsupported(e, "incrementing this expression");
         }
-        const auto step = [&](const Expr& old) { return op2(op, old, Expr::constant(1)); };
+        const CXType type = clang_getCursorType(e);
+        const auto step = [&](const Expr& old) {
+            return inRange(op2(op, old, Expr::constant(1)), type);
+        };
         if (c->global == nullptr) {
             const RegId r = local(clang_getCursorReferenced(stripped(x)));
             const RegId before = temp();
@@ -777,7 +826,7 @@ Expr ThreadTranslator::unary(CXCursor e) {
     }
     const Expr v = value(x);
     if (first == "-") {
-        return op2(ExprOp::Sub, c0(), v);
+        return inRange(op2(ExprOp::Sub, c0(), v), clang_getCursorType(e));
     }
     if (first == "+") {
         return v;
@@ -786,7 +835,7 @@ Expr ThreadTranslator::unary(CXCursor e) {
         return Expr::apply(ExprOp::Not, v);
     }
     if (first == "~") {
-        return op2(ExprOp::Sub, Expr::constant(-1), v);
+        return inRange(op2(ExprOp::Sub, Expr::constant(-1), v), clang_getCursorType(e));
     }
     throw unsupported(e, "the operator '" + first + "'");
 }
@@ -1012,10 +1061,12 @@ Expr ThreadTranslator::atomicOperation(CXCursor e, const std::string& name) {
         store(c, value(k[2]), *order == kSeqCst, pos);
         return c0();
     }
+    // The value stored, in the range of the atomic's value type.
+    const CXType valueType = clang_getPointeeType(clang_getCursorType(k[0]));
     const auto rmw = [&](const std::function<Expr(const Expr&, const Expr&)>& f) {
         const Expr v = value(k[2]);
         return Expr::reg(readModifyWrite(
-            c, [&](const Expr& old) { return f(old, v); }, pos));
+            c, [&](const Expr& old) { return inRange(f(old, v), valueType); }, pos));
     };
     if (k.size() == 3) {
         if (op == "atomic_exchange") {

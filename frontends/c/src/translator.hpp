@@ -10,6 +10,7 @@
 
 #include "clang_tu.hpp"
 #include "globals.hpp"
+#include "int_type.hpp"
 #include "thread_code.hpp"
 #include "tsoreach/frontends/front_end.hpp"
 
@@ -90,11 +91,19 @@ class ThreadTranslator {
     State labelState(CXCursor labelRef);
 
     // Expressions.
-    void effect(CXCursor e);                   // for its effects only
-    Expr value(CXCursor e);                    // its value, after its effects
+    void effect(CXCursor e);        // for its effects only
+    Expr value(CXCursor e);         // its value, after its effects
+    Expr strippedValue(CXCursor s); // value() of a stripped expression
+    // `v`, the value of stripped(e), converted as C converts it on the way
+    // out to `e` (the casts that stripped() passes; docs/c.md, "Integer types").
+    [[nodiscard]] static Expr converted(CXCursor e, Expr v);
+    // The result `v` of an update (x op= y, x++, an atomic read-modify-write)
+    // stored into a `t`, kept in t's range.
+    [[nodiscard]] static Expr inRange(const Expr& v, CXType t);
     void branch(CXCursor e, State t, State f); // to t if e != 0, else to f
     void assignTo(RegId r, CXCursor e, SourcePos pos);
     Expr binary(CXCursor e);
+    Expr arithmetic(CXCursor e, const std::string& op, const Expr& a, const Expr& b);
     Expr unary(CXCursor e);
     Expr assignment(CXCursor e, const std::string& op);
     Expr conditional(CXCursor e);
