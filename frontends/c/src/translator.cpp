@@ -578,14 +578,17 @@ Expr ThreadTranslator::value(CXCursor e) {
 Expr ThreadTranslator::converted(CXCursor e, Expr v) {
     const std::vector<CXCursor> chain = strippedChain(e);
     std::optional<IntType> from = intType(clang_getCursorType(chain.back()));
+    // `from`: the narrowest type known to hold the value (unsigned char
+    // through int to unsigned needs no mask).
     for (auto layer = chain.rbegin() + 1; layer != chain.rend(); ++layer) {
         const std::optional<IntType> to = intType(clang_getCursorType(*layer));
-        if (from && to && !fits(*from, *to)) {
+        if (!to || (from && fits(*from, *to))) {
+            continue;
+        }
+        if (from) { // a pointer's value (a thread's argument) passes as it is
             v = convert(v, *to);
         }
-        if (to) { // a pointer's value (a thread's argument) passes as it is
-            from = to;
-        }
+        from = to;
     }
     return v;
 }
