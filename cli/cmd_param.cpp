@@ -226,7 +226,7 @@ class ParamCommand final : public SearchCommand {
             throw UsageError("--procs " + procs_ + ": the file allows at most number_procs " +
                              std::to_string(*sys.numberProcs));
         }
-        emit(common_.json ? json(results, ctx) : text(results, ctx));
+        emit(common_.json ? jsonReport(results, ctx) : text(results, ctx));
         return exitOf(results);
     }
 
@@ -397,7 +397,7 @@ class ParamCommand final : public SearchCommand {
     }
 
     // Instances mode (--procs, or a file's number_procs).
-    std::string json(const std::vector<NResult>& results, const Context& ctx) const {
+    std::string jsonReport(const std::vector<NResult>& results, const Context& ctx) const {
         nlohmann::ordered_json j = jsonHeader("param");
         j["mode"] = "instances";
         j["file"] = file_;

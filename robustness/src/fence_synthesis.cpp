@@ -171,8 +171,9 @@ class Synthesis {
         return result;
     }
 
-    // An execution that only fences at states outside the allowed ones
-    // would block (the source has no place for a fence there).
+    // An execution whose stores stay buffered only past states outside the
+    // allowed ones: no allowed fence set blocks it (the source has no place
+    // for a fence where one would).
     FenceResult nowhere(const std::string& what) {
         result.outcome = FenceOutcome::Impossible;
         result.reason = "no fence at the places the source can hold one (before statements) "
