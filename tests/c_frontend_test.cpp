@@ -427,5 +427,41 @@ TEST(CFrontEnd, IntegerTypesConvertAsInC) {
     }
 }
 
+// Found by scripts/c_types_vs_gcc.py: two pending results of one function
+// shared `ret.f` (f(1) * 10 + f(2) was 22), an argument that calls the
+// function overwrote a parameter already set (g(1, g(2, 3)) was 43), a
+// compound assignment into _Bool lost the unsigned wrap, and `<< 63` was
+// refused.
+TEST(CFrontEnd, CallResultsArgumentsAndWrapsAsGccComputesThem) {
+    const LoadedProgram p = loadC(std::string(kHeaders) + R"(
+int f(int x) { return x; }
+int g(int a, int b) { return a * 10 + b; }
+int r, w;
+_Bool bb;
+unsigned long u = 1;
+void *t0(void *arg) {
+    r = f(1) * 10 + f(2);
+    w = g(1, g(2, 3));
+    _Bool l = 1;
+    l += 4294967295u;
+    bb = l;
+    u = u << 63;
+    return NULL;
+}
+int main(void) {
+    pthread_t a;
+    pthread_create(&a, NULL, t0, NULL);
+    return 0;
+}
+)");
+    const std::string text = printProgram(p.program);
+    for (const char* part :
+         {"local ret.f x", "local ret.f.1 x", "write + * ret.f 10 ret.f.1 r",
+          "local ret.g + * a 10 b", "local a 1", "local b ret.g", "write ret.g.1 w",
+          "local l != & + l 4294967295 4294967295 0", "write * tmp.0 -9223372036854775808 u"}) {
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
+    }
+}
+
 } // namespace
 } // namespace tsoreach

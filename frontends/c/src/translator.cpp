@@ -61,6 +61,23 @@ const std::array<std::pair<std::string_view, ExprOp>, 14> kOperators = {{
     {"||", ExprOp::Or},
 }};
 
+CXChildVisitResult findCall(CXCursor c, CXCursor, CXClientData data) {
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        *static_cast<bool*>(data) = true;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+// `e` calls a function (an inlined one, or a builtin such as assert's).
+bool containsCall(CXCursor e) {
+    bool found = clang_getCursorKind(e) == CXCursor_CallExpr;
+    if (!found) {
+        clang_visitChildren(e, findCall, &found);
+    }
+    return found;
+}
+
 CXChildVisitResult findReference(CXCursor c, CXCursor, CXClientData data) {
     auto* target = static_cast<std::pair<CXCursor, bool>*>(data);
     if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
@@ -720,12 +737,19 @@ Expr ThreadTranslator::arithmetic(CXCursor e, const std::string& op, const Expr&
     }
     if (op == "<<" || op == ">>") {
         const std::optional<long long> shift = constantValue(operands(e)[1]);
-        if (!shift || *shift < 0 || *shift > 62) {
+        if (!shift) {
             throw unsupported(e, "a shift by a non-constant amount");
         }
-        const Expr m = Expr::constant(Value{1} << *shift);
+        if (*shift < 0 || *shift > 63) {
+            throw unsupported(e, "a shift by " + std::to_string(*shift) + " (undefined in C)");
+        }
+        // 2^63 wraps to the least 64-bit value, which multiplies the same.
+        const Expr m = Expr::constant(static_cast<Value>(std::uint64_t{1} << *shift));
         if (op == "<<") {
             return op2(ExprOp::Mul, a, m);
+        }
+        if (*shift == 63) { // the sign: -1 or 0
+            return op2(ExprOp::Sub, c0(), op2(ExprOp::Lt, a, c0()));
         }
         // Arithmetic shift: floor division by 2^shift.
         const Expr mod = op2(ExprOp::Rem, op2(ExprOp::Add, op2(ExprOp::Rem, a, m), m), m);
@@ -758,6 +782,10 @@ Expr ThreadTranslator::assignment(CXCursor e, const std::string& op) {
     const auto combine = [&](const Expr& old, const Expr& v) {
         const bool widen = lhsType && compType && !fits(*lhsType, *compType);
         Expr r = arithmetic(e, arith, widen ? convert(old, *compType) : old, v);
+        const bool grows = arith == "+" || arith == "-" || arith == "*" || arith == "<<";
+        if (grows && compType && leavesRange(*compType)) {
+            r = convert(r, *compType); // _Bool b += 4294967295u: 0 in unsigned, then false
+        }
         if (lhsType && (leavesRange(*lhsType) || (compType && !fits(*compType, *lhsType)))) {
             r = convert(r, *lhsType);
         }
@@ -932,19 +960,41 @@ Expr ThreadTranslator::inlineCall(CXCursor e, CXCursor fn) {
     if (argc != clang_Cursor_getNumArguments(fn)) {
         throw unsupported(e, "a call with a variable number of arguments");
     }
-    // Straight into the parameters: without recursion no argument reads
-    // a parameter of the callee.
+    std::vector<RegId> params;
     for (int i = 0; i < argc; ++i) {
         const CXCursor p = clang_Cursor_getArgument(fn, static_cast<unsigned>(i));
         if (!isIntegerType(clang_getCursorType(p))) {
             throw unsupported(p, "a parameter of type '" + typeName(clang_getCursorType(p)) + "'");
         }
-        assignTo(local(p), clang_Cursor_getArgument(e, static_cast<unsigned>(i)), pos);
+        params.push_back(local(p));
     }
+    // Straight into the parameters, unless an argument calls a function,
+    // which could be this one (g(1, g(2, 3)) would overwrite the first
+    // parameter): then all arguments are evaluated first.
+    bool nestedCall = false;
+    for (int i = 0; i < argc; ++i) {
+        nestedCall =
+            nestedCall || containsCall(clang_Cursor_getArgument(e, static_cast<unsigned>(i)));
+    }
+    std::vector<Expr> args;
+    for (int i = 0; i < argc; ++i) {
+        const CXCursor arg = clang_Cursor_getArgument(e, static_cast<unsigned>(i));
+        if (nestedCall) {
+            args.push_back(value(arg));
+        } else {
+            assignTo(params[static_cast<std::size_t>(i)], arg, pos);
+        }
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        emit(Instr::local(params[i], args[i]), pos);
+    }
+    // The result: a register of its own per pending call (f(1) * 10 + f(2)
+    // holds two), named after the temporary slot it takes.
     const bool returnsValue = clang_getResultType(clang_getCursorType(fn)).kind != CXType_Void;
     std::optional<RegId> result;
     if (returnsValue) {
-        result = b_.reg("ret." + spelling(fn));
+        const int slot = temps_++;
+        result = b_.reg("ret." + spelling(fn) + (slot == 0 ? "" : "." + std::to_string(slot)));
     }
     const State back = fresh(pos);
     frames_.push_back({fn, back, result});
