@@ -3,12 +3,13 @@
 #
 # From a seed, generates a small C program (pthreads + C11 atomics): globals
 # of random integer types (_Bool, char, the short, int, long and long long
-# types signed and unsigned, stdint/stdbool spellings, atomic ones) with
-# random constant initialisers, locals of random types, helper functions
-# with random parameter and return types, and a thread function `t`
-# running random assignments, compound assignments, ++/--, atomic_*
-# operations and if/else over expressions with the operators, casts,
-# constants and conversions docs/c.md takes. The generator evaluates every
+# types signed and unsigned, stdint/stdbool spellings, atomic ones; some
+# arrays of two) with random constant initialisers, locals of random types,
+# helper functions with random parameter and return types, and a thread
+# function `t` running random assignments, compound assignments, ++/--,
+# atomic_* operations (compare_exchange_strong too), if/else and loops
+# whose unsigned char counter wraps, over expressions with the operators,
+# casts, constants and conversions docs/c.md takes. The generator evaluates every
 # expression itself (C's promotions and usual arithmetic conversions, GCC's
 # x86-64 choices for the implementation-defined ones) and keeps only code
 # without undefined behaviour and without the front end's documented
