@@ -134,7 +134,7 @@ class FencesCommand final : public SearchCommand {
         if (!apply_.empty() && r.outcome == robustness::FenceOutcome::Found) {
             if (input.fenceStatement.empty()) {
                 writeFenced(r, program);
-            } else if (!writeFencedSource(r, input, model, ctx, options, info.applied)) {
+            } else if (!writeFencedSource(r, input, model, ctx, options, info)) {
                 exit = exitUnknown;
             }
         }
@@ -204,13 +204,12 @@ class FencesCommand final : public SearchCommand {
     // the check holds and the file was written; `note` says which.
     bool writeFencedSource(const robustness::FenceResult& r, const LoadedProgram& input,
                            reach::MemoryModel model, const Context& ctx,
-                           const robustness::FenceOptions& options, std::string& note) const {
+                           const robustness::FenceOptions& options, FenceInfo& info) const {
+        std::string& note = info.applied;
         std::vector<FenceSite> chosen;
         for (const instrument::FencePosition& f : r.fences) {
-            for (const FenceSite& s : input.fenceSites) {
-                if (s.thread == f.thread && s.state == f.state) {
-                    chosen.push_back(s);
-                }
+            if (const FenceSite* s = detail::siteOf(info, f)) { // the one the report names
+                chosen.push_back(*s);
             }
         }
         const std::string text = sourceWithFences(input.source, chosen, input.fenceStatement);

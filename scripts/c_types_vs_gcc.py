@@ -30,13 +30,14 @@
 # Anything else is a finding: the program and tsoreach's output go to
 # /tmp/ctypes-findings/ (--out DIR).
 #
-# A helper is called at most once per statement: two calls of one function
-# in a statement share its ret.f register (an open finding, see
-# docs/testing.md); --same-call-twice lifts that.
+# Odd seeds may call a helper twice in one statement (two pending results
+# of one function shared a register once, docs/testing.md); even seeds call
+# each at most once per statement. --same-call-twice gives every seed the
+# former, --once-per-statement the latter.
 #
 # Usage:
 #   scripts/c_types_vs_gcc.py COUNT [SEED] [--tsoreach PATH] [--out DIR]
-#                             [--ubsan] [--same-call-twice]
+#                             [--ubsan] [--same-call-twice | --once-per-statement]
 #   scripts/c_types_vs_gcc.py --print SEED    # one program, assertion version
 # Prints one line per finding and a summary line (programs, findings,
 # skipped); exits 1 on any finding. Needs gcc and a built tsoreach (default
@@ -671,7 +672,8 @@ def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     tool = os.path.join(here, "..", "build", "tsoreach")
     out_dir = "/tmp/ctypes-findings"
-    ubsan = twice = False
+    ubsan = False
+    twice = None  # by the seed's parity
     args = []
     i = 0
     while i < len(argv):
@@ -684,18 +686,22 @@ def main(argv):
         elif argv[i] == "--same-call-twice":
             twice = True
             i += 1
+        elif argv[i] == "--once-per-statement":
+            twice = False
+            i += 1
         elif argv[i] == "--ubsan":
             ubsan = True
             i += 1
         elif argv[i] == "--print":
-            print(Gen(int(argv[i + 1]), twice).program().text("assert"))
+            seed = int(argv[i + 1])
+            print(Gen(seed, seed % 2 == 1 if twice is None else twice).program().text("assert"))
             return 0
         else:
             args.append(argv[i])
             i += 1
     if not args or len(args) > 2:
         print("usage: c_types_vs_gcc.py COUNT [SEED] [--tsoreach PATH] [--out DIR] [--ubsan]"
-              " [--same-call-twice]",
+              " [--same-call-twice | --once-per-statement]",
               file=sys.stderr)
         return 2
     count = int(args[0])
@@ -703,7 +709,7 @@ def main(argv):
     findings = skipped = tso_runs = 0
     work = tempfile.mkdtemp(prefix="ctypes-run-", dir="/tmp")
     for seed in range(seed0, seed0 + count):
-        g = Gen(seed, twice).program()
+        g = Gen(seed, seed % 2 == 1 if twice is None else twice).program()
         try:
             got = run_gcc(g.text("print"), work, ubsan)
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
