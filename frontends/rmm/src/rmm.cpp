@@ -21,15 +21,8 @@ std::string goalComment(const rmm::Test& test) {
         std::string term;
         for (std::size_t p = 0; p < test.forbidden[i].size(); ++p) {
             if (test.forbidden[i][p].text != "*") {
-                // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a
-                // false positive) on the concatenation of temporaries.
-                if (!term.empty()) {
-                    term += ',';
-                }
-                term += 'p';
-                term += std::to_string(p);
-                term += '=';
-                term += test.forbidden[i][p].text;
+                term += (term.empty() ? "" : ",") + ("p" + std::to_string(p)) + "=" +
+                        test.forbidden[i][p].text;
             }
         }
         goal += term.empty() ? "true" : term;
