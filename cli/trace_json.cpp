@@ -1,5 +1,7 @@
 #include "trace_json.hpp"
 
+#include "diagnostics.hpp"
+
 #include "tsoreach/lang/printer.hpp"
 
 #include <fstream>
@@ -31,6 +33,24 @@ std::string stringField(const json& step, const char* key, const std::string& wh
     return step[key].get<std::string>();
 }
 
+// A report of a later format may mean its fields differently: refused. A
+// trace without the field (written by hand, or a bare array) is read.
+void checkSchemaVersion(const json& doc, const std::string& path) {
+    if (!doc.contains("schema_version")) {
+        return;
+    }
+    const json& v = doc["schema_version"];
+    if (!v.is_number_integer() || v.get<long long>() < 1) {
+        throw InputError(path, {}, "'schema_version' must be a positive integer");
+    }
+    if (v.get<long long>() > kJsonSchemaVersion) {
+        throw InputError(path, {},
+                         "the report's schema_version " + std::to_string(v.get<long long>()) +
+                             " is newer than this tsoreach reads (" +
+                             std::to_string(kJsonSchemaVersion) + ")");
+    }
+}
+
 } // namespace
 
 LoadedTrace loadTraceJson(const Program& p, const std::string& path) {
@@ -58,6 +78,7 @@ LoadedTrace parseTraceJson(const Program& p, std::string_view text, const std::s
             throw InputError(path, {}, "a JSON object without a 'trace' array");
         }
         steps = &doc["trace"];
+        checkSchemaVersion(doc, path);
         if (doc.contains("model") && doc["model"].is_string()) {
             out.model = reach::memoryModelFromName(doc["model"].get<std::string>());
         }

@@ -457,6 +457,10 @@ TEST_F(Cli, InputAndUsageErrorsExitTwo) {
         {"replay " + sb, "TRACE"},
         {"replay " + sb + " " + (dir / "missing.json").string(), "cannot open trace file"},
         {"replay " + sb + " " + write("bad.json", "{not json"), "not valid JSON"},
+        {"replay " + sb + " " + write("newer.json", R"({"schema_version":2,"trace":[]})"),
+         "the report's schema_version 2 is newer than this tsoreach reads (1)"},
+        {"replay " + sb + " " + write("badversion.json", R"({"schema_version":"1","trace":[]})"),
+         "'schema_version' must be a positive integer"},
         {"replay " + sb + " " + write("nothread.json", R"([{"thread":"zz","kind":"noop"}])"),
          "no thread named 'zz'"},
         {"replay " + sb + " " +

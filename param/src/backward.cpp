@@ -101,7 +101,8 @@ constexpr std::size_t kCoarseNodes = 2000;
 class Search {
   public:
     Search(const cub::System& sys, const BackwardOptions& o, Forgetting how)
-        : m_(sys), options_(o), how_(how) {}
+        : m_(sys), options_(o), how_(how),
+          debug_(std::getenv("TSOREACH_BACKWARD_DEBUG") != nullptr) {}
 
     BackwardResult run() {
         for (Node& n : unsafeNodes(m_)) {
@@ -131,7 +132,7 @@ class Search {
                 return unknown("node limit " + std::to_string(options_.maxNodes) +
                                " reached (the search does not always terminate)");
             }
-            if (std::getenv("TSOREACH_BACKWARD_DEBUG") != nullptr) {
+            if (debug_) {
                 dump(m_, n, visited_.size());
             }
             visited_.push_back(std::move(n));
@@ -215,6 +216,7 @@ class Search {
     Model m_;
     BackwardOptions options_;
     Forgetting how_;
+    bool debug_; // TSOREACH_BACKWARD_DEBUG, read once per search
     std::optional<StopPoll> poll_;
     std::deque<Node> queue_;
     std::vector<Node> visited_;
