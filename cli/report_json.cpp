@@ -194,12 +194,12 @@ nlohmann::ordered_json exploredRobustJson(const Program& p, const std::string& f
     return j;
 }
 
-nlohmann::ordered_json robustJson(const Program& p, const std::string& file,
-                                  const std::string& model, const robustness::RobustnessResult& r,
-                                  double seconds) {
+nlohmann::ordered_json robustJson(const Program& p, const RobustReport& report,
+                                  const robustness::RobustnessResult& r) {
     nlohmann::ordered_json j = jsonHeader("robust");
-    j["file"] = file;
-    j["model"] = model;
+    j["file"] = report.file;
+    j["model"] = report.model;
+    j["engine"] = report.engine;
     j["verdict"] = verdictName(r.verdict);
     if (r.verdict == robustness::RobustVerdict::Unknown) {
         j["reason"] = r.reason;
@@ -219,7 +219,7 @@ nlohmann::ordered_json robustJson(const Program& p, const std::string& file,
     j["witnesses"] = witnesses;
     j["stats"] = {{"sc_queries", r.scQueries},
                   {"sc_states", r.scStates},
-                  {"time_s", seconds},
+                  {"time_s", report.seconds},
                   {"peak_rss_mb", reach::processPeakRssMb()}};
     return j;
 }
@@ -409,7 +409,7 @@ class JsonFormat final : public ReportFormat {
     }
     [[nodiscard]] std::optional<std::string> robust(const RobustReport& r) const override {
         if (const auto* a = std::get_if<robustness::RobustnessResult>(&r.outcome)) {
-            return finish(robustJson(r.program, r.file, r.model, *a, r.seconds));
+            return finish(robustJson(r.program, r, *a));
         }
         return finish(exploredRobustJson(r.program, r.file, r.model, r.engine,
                                          std::get<robustness::ExploredRobustness>(r.outcome)));
